@@ -1,0 +1,71 @@
+#include "agent/args.h"
+
+#include <cstdlib>
+
+#include "base/text.h"
+
+namespace agent {
+
+std::string Args::get(const std::string& name, const std::string& fallback) const {
+  auto it = values.find(name);
+  return it == values.end() ? fallback : it->second;
+}
+
+base::Result<double> Args::number(const std::string& name, double fallback) const {
+  auto it = values.find(name);
+  if (it == values.end()) return fallback;
+  char* end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end != '\0')
+    return base::Error{"--" + name + " expects a number, got '" + it->second + "'"};
+  return v;
+}
+
+base::Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<FlagSpec>& flags) {
+  Args args;
+  std::vector<std::string> names;
+  for (const auto& f : flags) names.push_back(f.name);
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (!base::starts_with(a, "--") || a == "--") {
+      args.positional.push_back(a);
+      continue;
+    }
+    std::string name = a.substr(2), value;
+    bool inline_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inline_value = true;
+    }
+    const FlagSpec* spec = nullptr;
+    for (const auto& f : flags)
+      if (f.name == name) spec = &f;
+    if (!spec) {
+      std::string message = "unknown flag --" + name;
+      if (auto guess = base::closest_match(name, names)) message += " (did you mean --" + *guess + "?)";
+      return base::Error{message};
+    }
+    if (spec->takes_value && !inline_value) {
+      if (i + 1 >= argv.size()) return base::Error{"--" + name + " needs a value"};
+      value = argv[++i];
+    } else if (!spec->takes_value) {
+      if (inline_value) return base::Error{"--" + name + " takes no value"};
+      value = "true";
+    }
+    args.values[name] = value;
+  }
+  return args;
+}
+
+std::string flags_help(const std::vector<FlagSpec>& flags) {
+  std::string out;
+  for (const auto& f : flags) {
+    std::string left = "  --" + f.name + (f.takes_value ? " VALUE" : "");
+    if (left.size() < 26) left.resize(26, ' ');
+    out += left + " " + f.help + "\n";
+  }
+  return out;
+}
+
+}  // namespace agent

@@ -1,0 +1,60 @@
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "agent/commands.h"
+#include "base/text.h"
+#include "build_info.h"
+
+namespace agent {
+namespace {
+
+struct Subcommand {
+  const char* name;
+  int (*run)(const std::vector<std::string>&);
+  const char* help;
+};
+
+int cmd_version(const std::vector<std::string>&) {
+  std::printf("refinery %s (LibTorch %s, cuda runtime %s)\n", REFINERY_VERSION, REFINERY_TORCH_VERSION,
+              REFINERY_WITH_CUDA ? "yes" : "no");
+  return 0;
+}
+
+const Subcommand kSubcommands[] = {
+    {"eval", cmd_eval, "evaluate one candidate file against a problem's reference"},
+    {"problems", cmd_problems, "list, show and check problems"},
+    {"version", cmd_version, "print the version and what it was built against"},
+};
+
+void usage(FILE* out) {
+  std::fprintf(out, "usage: refinery COMMAND [ARGS]\n\ncommands:\n");
+  for (const auto& s : kSubcommands) std::fprintf(out, "  %-10s %s\n", s.name, s.help);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  std::string name = argv[1];
+  if (name == "help" || name == "--help" || name == "-h") {
+    usage(stdout);
+    return 0;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  std::vector<std::string> names;
+  for (const auto& s : kSubcommands) {
+    if (name == s.name) return s.run(args);
+    names.push_back(s.name);
+  }
+  std::fprintf(stderr, "refinery: unknown command '%s'", name.c_str());
+  if (auto guess = base::closest_match(name, names)) std::fprintf(stderr, " (did you mean '%s'?)", guess->c_str());
+  std::fprintf(stderr, "\n");
+  usage(stderr);
+  return 2;
+}
+
+}  // namespace agent

@@ -1,0 +1,53 @@
+// refinery eval --problem ID --candidate FILE [flags]
+#include <filesystem>
+
+#include "agent/commands.h"
+#include "agent/context.h"
+#include "agent/format.h"
+#include "agent/printer.h"
+#include "base/fs.h"
+
+namespace agent {
+
+int cmd_eval(const std::vector<std::string>& argv) {
+  std::vector<FlagSpec> flags = {{"problem", true, "problem id, folder or name (level1/19, relu)"},
+                                 {"candidate", true, "the candidate source file"}};
+  for (const auto& f : eval_flags()) flags.push_back(f);
+  Printer err(stderr);
+  auto usage = [&](const std::string& message) {
+    err.line("refinery eval: " + message);
+    err.line("usage: refinery eval --problem ID --candidate FILE [flags]\n" + flags_help(flags));
+    return 2;
+  };
+  auto args = parse_args(argv, flags);
+  if (!args) return usage(args.error().message);
+  if (!args->positional.empty()) return usage("unexpected argument '" + args->positional[0] + "'");
+  if (!args->has("problem")) return usage("--problem is required");
+  if (!args->has("candidate")) return usage("--candidate is required");
+  auto source = base::read_file(args->get("candidate"));
+  if (!source) return usage(source.error().message);
+  auto problem = problem_index(*args).find(args->get("problem"));
+  if (!problem) return usage(problem.error().message);
+  auto ctx = make_context(*args);
+  if (!ctx) return usage(ctx.error().message);
+  if (!problem->size((*ctx)->settings.size))
+    return usage("problem " + problem->id + " has no size '" + (*ctx)->settings.size + "'");
+
+  auto outcome = (*ctx)->evaluator->evaluate(*problem, *source, (*ctx)->settings);
+  if (!outcome) {
+    err.failed("evaluation of " + args->get("candidate") + " on " + problem->id,
+               outcome.error().message);
+    return 1;
+  }
+  if (args->has("json")) {
+    std::printf("%s\n", eval::summary_json(*outcome).dump(2).c_str());
+    return 0;
+  }
+  Printer out;
+  out.line(out.bold(problem->id + " " + problem->name) + " (" + (*ctx)->settings.size + ", " +
+           eval::to_string((*ctx)->settings.backend) + "), candidate " + args->get("candidate"));
+  std::printf("%s", format_outcome(*outcome, out).c_str());
+  return 0;
+}
+
+}  // namespace agent

@@ -1,0 +1,141 @@
+// refinery problems list | show ID | check [ID...]
+#include <cstdio>
+
+#include "agent/commands.h"
+#include "agent/context.h"
+#include "agent/format.h"
+#include "agent/printer.h"
+#include "base/fs.h"
+#include "base/text.h"
+
+namespace agent {
+namespace {
+
+int list(const Args& args) {
+  auto problems = problem_index(args).list();
+  Printer out;
+  if (!problems) {
+    out.failed("loading problems", problems.error().message);
+    return 1;
+  }
+  for (const auto& p : *problems) {
+    std::string id = p.id;
+    id.resize(std::max<size_t>(id.size(), 14), ' ');
+    std::string name = p.name;
+    name.resize(std::max<size_t>(name.size(), 26), ' ');
+    out.line(id + name + p.title);
+  }
+  out.line(std::to_string(problems->size()) + " problems in " + problem_index(args).root());
+  return 0;
+}
+
+int show(const Args& args) {
+  if (args.positional.size() != 1) {
+    std::fprintf(stderr, "usage: refinery problems show ID\n");
+    return 2;
+  }
+  auto p = problem_index(args).find(args.positional[0]);
+  if (!p) {
+    std::fprintf(stderr, "refinery problems show: %s\n", p.error().message.c_str());
+    return 2;
+  }
+  auto spec = base::read_file(p->spec_path);
+  auto ref = base::read_file(p->reference_path);
+  Printer out;
+  out.line(out.bold(p->id + " " + p->name) + "  (" + p->dir + ")");
+  out.line("forward(" + eval::forward_parameters(*p) + ")");
+  out.line("\n# " + p->spec_path + "\n" + (spec ? *spec : spec.error().message));
+  out.line("// " + p->reference_path + "\n" + (ref ? *ref : ref.error().message));
+  return 0;
+}
+
+int check(const Args& args) {
+  auto ctx_or = make_context(args);
+  if (!ctx_or) {
+    std::fprintf(stderr, "refinery problems check: %s\n", ctx_or.error().message.c_str());
+    return 2;
+  }
+  Context& ctx = **ctx_or;
+  std::vector<eval::Problem> problems;
+  if (args.positional.empty()) {
+    auto all = ctx.problems->list();
+    if (!all) {
+      std::fprintf(stderr, "refinery problems check: %s\n", all.error().message.c_str());
+      return 1;
+    }
+    problems = std::move(all).value();
+  } else {
+    for (const auto& id : args.positional) {
+      auto p = ctx.problems->find(id);
+      if (!p) {
+        std::fprintf(stderr, "refinery problems check: %s\n", p.error().message.c_str());
+        return 2;
+      }
+      problems.push_back(std::move(p).value());
+    }
+  }
+  Printer out;
+  int failures = 0;
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& p : problems) {
+    // The reference against itself: same inputs, two runs, which must agree.
+    auto outcome = ctx.evaluator->evaluate_reference(p, ctx.settings);
+    std::string label = p.id + " " + p.name;
+    if (!outcome) {
+      ++failures;
+      if (args.has("json")) results.push_back({{"problem", p.id}, {"ok", false}, {"message", outcome.error().message}});
+      else out.failed(label, outcome.error().message);
+      continue;
+    }
+    bool ok = outcome->status == eval::Status::correct;
+    failures += !ok;
+    if (args.has("json")) {
+      nlohmann::json j = eval::summary_json(*outcome);
+      j["problem"] = p.id;
+      j["ok"] = ok;
+      results.push_back(j);
+      continue;
+    }
+    if (!ok) {
+      out.failed(label, format_outcome(*outcome, out));
+      continue;
+    }
+    const auto& t = *outcome->timing;
+    double compile_s = outcome->phases_ms.value("compile", 0.0) / 1000;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-34s ok   reference %s median (spread %.1f%%, %d trials), run twice agrees",
+                  label.c_str(), base::format_ms(t.reference.median_ms).c_str(),
+                  100 * t.reference.spread(), t.reference.trials);
+    out.line(std::string(line) + (compile_s > 1 ? ", compile " + base::format_ms(compile_s * 1000) : ""));
+  }
+  if (args.has("json")) std::printf("%s\n", results.dump(2).c_str());
+  else out.line(std::to_string(problems.size() - failures) + " of " + std::to_string(problems.size()) +
+                " problems ok (" + eval::to_string(ctx.settings.backend) + ", size " + ctx.settings.size + ")");
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int cmd_problems(const std::vector<std::string>& argv) {
+  const char* usage =
+      "usage: refinery problems list\n"
+      "       refinery problems show ID\n"
+      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [flags]\n";
+  if (argv.empty()) {
+    std::fprintf(stderr, "%s", usage);
+    return 2;
+  }
+  std::vector<std::string> rest(argv.begin() + 1, argv.end());
+  auto args = parse_args(rest, eval_flags());
+  if (!args) {
+    std::fprintf(stderr, "refinery problems: %s\n%s", args.error().message.c_str(), usage);
+    return 2;
+  }
+  if (argv[0] == "list") return list(*args);
+  if (argv[0] == "show") return show(*args);
+  if (argv[0] == "check") return check(*args);
+  std::fprintf(stderr, "refinery problems: unknown subcommand '%s'\n%s", argv[0].c_str(), usage);
+  return 2;
+}
+
+}  // namespace agent

@@ -1,0 +1,103 @@
+#include "agent/context.h"
+
+#include <thread>
+
+#include "base/fs.h"
+#include "base/text.h"
+
+namespace agent {
+
+const std::vector<FlagSpec>& eval_flags() {
+  static const std::vector<FlagSpec> flags = {
+      {"backend", true, "cpu or cuda (default: cuda when a GPU is visible)"},
+      {"size", true, "size preset: small or full (default: small on cpu, full on cuda)"},
+      {"timeout", true, "seconds before the worker is killed (default 300)"},
+      {"trials", true, "correctness trials (default 5)"},
+      {"timing-trials", true, "most timed trials of each side (default 100)"},
+      {"no-timing", false, "check correctness only"},
+      {"seed", true, "master seed for the hidden input seeds (default: random)"},
+      {"threads", true, "cpu backend: threads for reference and candidate (default: all)"},
+      {"cuda-arch", true, "nvcc target, e.g. 90a (default: the GPU's, else 90a)"},
+      {"cache-dir", true, "compile cache (default: ~/.cache/refinery)"},
+      {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
+      {"keep", false, "keep the worker's job folder"},
+      {"json", false, "print one JSON object per evaluation"},
+  };
+  return flags;
+}
+
+eval::ProblemIndex problem_index(const Args& args) {
+  return eval::ProblemIndex(args.get("problems", eval::default_problems_root()));
+}
+
+namespace {
+
+struct Probe {
+  bool cuda = false;
+  std::string arch;
+};
+
+Probe probe_worker(base::ProcessRunner& runner, const std::string& worker) {
+  base::SpawnOptions o;
+  o.argv = {worker, "--probe"};
+  o.env = eval::current_environment();
+  o.timeout_seconds = 60;
+  Probe p;
+  auto r = runner.run(o);
+  if (!r || !r->exited_ok()) return p;
+  auto j = nlohmann::json::parse(r->out, nullptr, false);
+  if (j.is_discarded() || !j.contains("cuda_devices") || j["cuda_devices"].empty()) return p;
+  p.cuda = true;
+  std::string cc = j["cuda_devices"][0].value("compute_capability", "9.0");
+  std::string digits;
+  for (char c : cc)
+    if (c != '.') digits += c;
+  // Hopper and later: the arch-specific target, so wgmma and setmaxnreg are available.
+  p.arch = digits >= "90" && digits.size() == 2 ? digits + "a" : digits;
+  return p;
+}
+
+}  // namespace
+
+base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
+  auto ctx = std::make_unique<Context>();
+  ctx->problems = std::make_unique<eval::ProblemIndex>(problem_index(args));
+  std::string worker = base::executable_dir() + "/refinery-worker";
+
+  eval::EvalSettings& s = ctx->settings;
+  std::string backend = args.get("backend");
+  Probe probe;
+  if (backend.empty() || (backend == "cuda" && !args.has("cuda-arch"))) probe = probe_worker(ctx->runner, worker);
+  if (backend.empty()) backend = probe.cuda ? "cuda" : "cpu";
+  TRY_ASSIGN(s.backend, eval::parse_backend(backend));
+  s.size = args.get("size", s.backend == eval::Backend::cuda ? "full" : "small");
+  TRY_ASSIGN(double trials, args.number("trials", 5));
+  TRY_ASSIGN(double timing_trials, args.number("timing-trials", 100));
+  TRY_ASSIGN(double seed, args.number("seed", 0));
+  TRY_ASSIGN(double threads, args.number("threads", 0));
+  TRY_ASSIGN(double timeout, args.number("timeout", 300));
+  if (trials < 1) return base::Error{"--trials must be at least 1"};
+  if (timeout <= 0) return base::Error{"--timeout must be positive"};
+  s.trials = static_cast<int>(trials);
+  s.timing.max_trials = static_cast<int>(timing_trials);
+  s.timing.min_trials = std::min(s.timing.min_trials, s.timing.max_trials);
+  s.timing.enabled = !args.has("no-timing");
+  s.seed = static_cast<uint64_t>(seed);
+  s.threads = static_cast<int>(threads);
+
+  eval::CompileOptions co;
+  co.cache_dir = args.get("cache-dir", base::default_cache_dir());
+  co.cuda_arch = args.get("cuda-arch", probe.arch.empty() ? "90a" : probe.arch);
+  ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
+
+  eval::LaunchOptions lo;
+  lo.worker_path = worker;
+  lo.scratch_dir = co.cache_dir + "/jobs";
+  lo.timeout_seconds = timeout;
+  lo.keep_job_dirs = args.has("keep");
+  ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->runner);
+  ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher);
+  return ctx;
+}
+
+}  // namespace agent

@@ -1,0 +1,64 @@
+#include "base/fs.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace base {
+namespace fs = std::filesystem;
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open: " + std::strerror(errno)};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Status write_file(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Error{path + ": cannot write: " + std::strerror(errno)};
+  out << content;
+  out.flush();
+  if (!out) return Error{path + ": write failed: " + std::strerror(errno)};
+  return {};
+}
+
+Status write_file_atomic(const std::string& path, const std::string& content) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  TRY(write_file(tmp, content));
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) return Error{path + ": cannot rename into place: " + ec.message()};
+  return {};
+}
+
+Result<std::string> make_temp_dir(const std::string& parent, const std::string& prefix) {
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) return Error{parent + ": cannot create: " + ec.message()};
+  std::string templ = (fs::path(parent) / (prefix + "-XXXXXX")).string();
+  if (!mkdtemp(templ.data())) return Error{templ + ": mkdtemp: " + std::strerror(errno)};
+  return templ;
+}
+
+std::string default_cache_dir() {
+  if (const char* d = std::getenv("REFINERY_CACHE_DIR"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::string(d) + "/refinery";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/refinery";
+  return "/tmp/refinery-cache";
+}
+
+std::string executable_dir() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return ".";
+  return p.parent_path().string();
+}
+
+}  // namespace base

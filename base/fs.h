@@ -1,0 +1,23 @@
+// File-system helpers: whole-file reads, atomic writes (temp file + rename, so
+// a reader never sees half a file), private temporary folders, and the
+// user's cache folder. Errors name the path. Safe from any thread.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+
+namespace base {
+
+Result<std::string> read_file(const std::string& path);
+Status write_file(const std::string& path, const std::string& content);
+// Writes path.tmp.<pid> then renames it over path.
+Status write_file_atomic(const std::string& path, const std::string& content);
+// Creates a fresh folder under parent named prefix-XXXXXX, mode 0700.
+Result<std::string> make_temp_dir(const std::string& parent, const std::string& prefix);
+// $REFINERY_CACHE_DIR, else $XDG_CACHE_HOME/refinery, else ~/.cache/refinery.
+std::string default_cache_dir();
+// The folder holding the running executable.
+std::string executable_dir();
+
+}  // namespace base

@@ -1,0 +1,71 @@
+// Spawning a child process under a sandbox and a hard deadline.
+//
+// run_process() forks, puts the child in a fresh process group, closes its
+// stdin, gives it exactly the environment in the options (nothing is
+// inherited), applies resource limits, optionally moves it into a new network
+// namespace, and execs. It drains stdout and stderr while the child runs,
+// keeping the head and tail of each up to a cap, so a child that floods its
+// output neither blocks nor fills memory. At the deadline, and again when the
+// child exits, the whole process group is killed with SIGKILL, so nothing the
+// child started outlives it.
+//
+// Blocking; safe to call from several threads at once (each call owns its
+// child). A failure to start the program is an Error; everything the child
+// does (exit codes, signals, timeouts) is data in ProcessResult.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace base {
+
+struct ResourceLimit {
+  int resource;        // RLIMIT_* from <sys/resource.h>
+  unsigned long long value;  // soft and hard limit
+};
+
+struct SpawnOptions {
+  std::vector<std::string> argv;       // argv[0] is the program's path
+  std::vector<std::string> env;        // the child's whole environment, "KEY=VALUE"
+  std::string cwd;                     // empty: inherit
+  double timeout_seconds = 0;          // 0: no deadline
+  size_t output_cap_bytes = 64 << 10;  // per stream; head and tail are kept
+  bool isolate_network = false;        // try a new network namespace
+  std::vector<ResourceLimit> limits;
+};
+
+struct ProcessResult {
+  bool timed_out = false;
+  int exit_code = -1;   // -1 when killed by a signal
+  int signal = 0;       // the terminating signal, 0 if it exited
+  std::string out, err;             // capped: head and tail
+  size_t out_bytes = 0, err_bytes = 0;  // total bytes the child wrote
+  double wall_seconds = 0;
+  bool network_isolated = false;
+  bool exited_ok() const { return !timed_out && signal == 0 && exit_code == 0; }
+};
+
+Result<ProcessResult> run_process(const SpawnOptions& options);
+
+// The narrow interface the compile service and the worker launcher spawn
+// through; tests pass a fake. Implementations must be safe to call from
+// several threads.
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  virtual Result<ProcessResult> run(const SpawnOptions& options) = 0;
+};
+
+// Runs real processes with run_process().
+class SystemProcessRunner : public ProcessRunner {
+ public:
+  Result<ProcessResult> run(const SpawnOptions& options) override { return run_process(options); }
+};
+
+// "SIGSEGV (segmentation fault)" for a signal number.
+std::string describe_signal(int signal);
+
+}  // namespace base

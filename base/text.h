@@ -1,0 +1,39 @@
+// Small string helpers with no project knowledge: suggestions for misspelt
+// words, trimming, joining, and keeping the head and tail of long text.
+// Pure functions; safe from any thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace base {
+
+// Edit distance between a and b, counting a swap of neighbours as one edit.
+size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to word, if it is close enough to be a likely typo
+// (distance <= max(1, len/3)).
+std::optional<std::string> closest_match(std::string_view word,
+                                         const std::vector<std::string>& candidates);
+
+std::string trim(std::string_view s);
+std::vector<std::string> split(std::string_view s, char sep);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+bool starts_with(std::string_view s, std::string_view prefix);
+bool ends_with(std::string_view s, std::string_view suffix);
+
+// Keeps at most max_bytes of text: its head and tail, with a marker saying how
+// many bytes were dropped in between.
+std::string head_and_tail(std::string_view text, size_t max_bytes);
+
+// The last max_lines lines of text.
+std::string last_lines(std::string_view text, size_t max_lines);
+
+// "1.23 ms", "456 us", "2.00 s".
+std::string format_ms(double ms);
+// "1.5 GiB", "12.0 MiB", "512 B".
+std::string format_bytes(double bytes);
+
+}  // namespace base

@@ -1,0 +1,228 @@
+#include "eval/compiler.h"
+
+#include <sys/file.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "base/fs.h"
+#include "build_info.h"
+#include "base/sha256.h"
+#include "base/text.h"
+
+namespace eval {
+namespace fs = std::filesystem;
+using base::Error;
+using base::Result;
+
+namespace {
+
+constexpr const char* kPchHeader = "refinery_torch_all.h";
+
+std::vector<std::string> common_flags(const Toolchain& t) {
+  std::vector<std::string> flags = {"-std=c++17", "-O3", "-DNDEBUG"};
+  for (const auto& f : t.torch_cxx_flags) flags.push_back(f);
+  for (const auto& inc : t.torch_includes) flags.push_back("-I" + inc);
+  return flags;
+}
+
+std::vector<std::string> link_flags(const Toolchain& t, bool cuda, bool nvcc) {
+  std::vector<std::string> flags = {"-L" + t.torch_lib_dir};
+  if (nvcc) flags.insert(flags.end(), {"-Xlinker", "-rpath", "-Xlinker", t.torch_lib_dir});
+  else flags.push_back("-Wl,-rpath," + t.torch_lib_dir);
+  for (const char* lib : {"-ltorch", "-ltorch_cpu", "-lc10"}) flags.push_back(lib);
+  if (cuda && t.torch_has_cuda)
+    for (const char* lib : {"-ltorch_cuda", "-lc10_cuda"}) flags.push_back(lib);
+  return flags;
+}
+
+std::string quote_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    out += a.find_first_of(" \t\"'") == std::string::npos ? a : "'" + a + "'";
+  }
+  return out;
+}
+
+std::vector<std::string> compiler_env() {
+  std::vector<std::string> env;
+  for (const char* key : {"PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_HOME"})
+    if (const char* v = std::getenv(key)) env.push_back(std::string(key) + "=" + v);
+  env.push_back("LC_ALL=C");  // plain ASCII quotes in logs that models and tests read
+  return env;
+}
+
+}  // namespace
+
+CompileService::CompileService(Toolchain toolchain, CompileOptions options,
+                               base::ProcessRunner& runner)
+    : toolchain_(std::move(toolchain)), options_(std::move(options)), runner_(runner) {}
+
+Result<std::string> CompileService::compiler_version(const std::string& compiler) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [c, v] : versions_)
+      if (c == compiler) return v;
+  }
+  base::SpawnOptions o;
+  o.argv = {compiler, "--version"};
+  o.env = compiler_env();
+  o.timeout_seconds = 60;
+  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  if (!r.exited_ok()) return Error{"cannot run " + compiler + " --version: " + r.err};
+  std::string version = base::trim(r.out);
+  std::lock_guard<std::mutex> lock(mutex_);
+  versions_.emplace_back(compiler, version);
+  return version;
+}
+
+std::string CompileService::precompiled_header(const std::vector<std::string>& flags,
+                                               std::string* note) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (pch_tried_) return pch_dir_;
+  pch_tried_ = true;
+  std::string cxx_version;
+  for (const auto& [c, v] : versions_)
+    if (c == toolchain_.cxx) cxx_version = v;
+  std::string key = base::sha256_hex("pch-v1\n" + cxx_version + "\n" + toolchain_.torch_version +
+                                     "\n" + base::join(flags, " "));
+  fs::path dir = fs::path(options_.cache_dir) / "pch" / key.substr(0, 16);
+  fs::path header = dir / kPchHeader;
+  fs::path gch = dir / (std::string(kPchHeader) + ".gch");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    *note = "precompiled header unavailable: " + ec.message();
+    return "";
+  }
+  // One process builds it; others wait on the lock and then find it there.
+  int lock_fd = open((dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock_fd >= 0) flock(lock_fd, LOCK_EX);
+  if (!fs::exists(gch)) {
+    (void)base::write_file(header.string(), "#include <torch/torch.h>\n");
+    std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
+    base::SpawnOptions o;
+    o.argv = {toolchain_.cxx};
+    o.argv.insert(o.argv.end(), flags.begin(), flags.end());
+    o.argv.insert(o.argv.end(), {"-x", "c++-header", header.string(), "-o", tmp});
+    o.env = compiler_env();
+    o.timeout_seconds = options_.timeout_seconds;
+    auto r = runner_.run(o);
+    if (r && r->exited_ok()) fs::rename(tmp, gch, ec);
+    else *note = "precompiled header failed to build; compiling without it";
+  }
+  if (lock_fd >= 0) close(lock_fd);
+  if (fs::exists(gch)) pch_dir_ = dir.string();
+  return pch_dir_;
+}
+
+Toolchain build_toolchain() {
+  Toolchain t;
+  t.cxx = REFINERY_CXX;
+  t.nvcc = REFINERY_NVCC;
+  t.torch_includes = base::split(REFINERY_TORCH_INCLUDES, ';');
+  t.torch_lib_dir = REFINERY_TORCH_LIB_DIR;
+  for (const auto& f : base::split(REFINERY_TORCH_CXX_FLAGS, ' '))
+    if (!f.empty()) t.torch_cxx_flags.push_back(f);
+  t.torch_version = REFINERY_TORCH_VERSION;
+  t.torch_has_cuda = REFINERY_TORCH_HAS_CUDA;
+  return t;
+}
+
+Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
+  const bool use_nvcc = job.backend == Backend::cuda && !job.host_only;
+  if (use_nvcc && toolchain_.nvcc.empty())
+    return Error{"the cuda backend needs nvcc, and refinery was built without the CUDA toolkit"};
+  const std::string compiler = use_nvcc ? toolchain_.nvcc : toolchain_.cxx;
+  TRY_ASSIGN(std::string version, compiler_version(compiler));
+
+  std::vector<std::string> flags = common_flags(toolchain_);
+  std::string note;
+  std::string pch;
+  if (use_nvcc) {
+    const std::string& arch = options_.cuda_arch;
+    flags.insert(flags.end(), {"-gencode=arch=compute_" + arch + ",code=sm_" + arch,
+                               "--cudart", "shared", "-Xcompiler", "-fPIC",
+                               "--expt-relaxed-constexpr", "-D__CUDA_NO_HALF_OPERATORS__",
+                               "-D__CUDA_NO_HALF_CONVERSIONS__",
+                               "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
+                               "-D__CUDA_NO_HALF2_OPERATORS__"});
+  } else {
+    flags.insert(flags.end(), {"-fPIC", "-fopenmp"});
+    if (options_.use_pch) pch = precompiled_header(flags, &note);
+  }
+  const bool cuda = job.backend == Backend::cuda;
+  std::vector<std::string> link = link_flags(toolchain_, cuda, use_nvcc);
+  std::string full_source = job.source + "\n#line 1 \"refinery_shim\"\n" + job.shim;
+  std::string ext = use_nvcc ? ".cu" : ".cpp";
+  std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
+                                     toolchain_.torch_version + "\n" + base::join(flags, " ") +
+                                     "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
+                                     "\n" + ext + "\n" + full_source);
+
+  fs::path entry = fs::path(options_.cache_dir) / "objects" / key.substr(0, 2) / key;
+  CompiledLibrary out;
+  out.key = key;
+  if (fs::exists(entry / "meta.json")) {
+    TRY_ASSIGN(std::string meta_text, base::read_file((entry / "meta.json").string()));
+    auto meta = nlohmann::json::parse(meta_text, nullptr, false);
+    if (!meta.is_discarded()) {
+      out.ok = meta.value("ok", false);
+      out.cached = true;
+      out.command = meta.value("command", "");
+      out.log = base::read_file((entry / "compile.log").string()).ok()
+                    ? *base::read_file((entry / "compile.log").string())
+                    : "";
+      out.library_path = (entry / "lib.so").string();
+      return out;
+    }
+  }
+
+  TRY_ASSIGN(std::string tmp, base::make_temp_dir((fs::path(options_.cache_dir) / "tmp").string(), "compile"));
+  std::string source_path = (fs::path(tmp) / (job.stem + ext)).string();
+  TRY(base::write_file(source_path, full_source));
+  base::SpawnOptions o;
+  o.argv = {compiler};
+  if (!pch.empty()) o.argv.insert(o.argv.end(), {"-I" + pch, "-include", kPchHeader, "-Winvalid-pch"});
+  o.argv.insert(o.argv.end(), flags.begin(), flags.end());
+  o.argv.insert(o.argv.end(), {"-shared", source_path, "-o", (fs::path(tmp) / "lib.so").string()});
+  o.argv.insert(o.argv.end(), link.begin(), link.end());
+  o.env = compiler_env();
+  o.cwd = tmp;
+  o.timeout_seconds = options_.timeout_seconds;
+  o.output_cap_bytes = 256 << 10;
+  auto start = std::chrono::steady_clock::now();
+  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.ok = r.exited_ok();
+  out.log = (note.empty() ? "" : note + "\n") + r.out + r.err;
+  if (r.timed_out)
+    out.log += "\nrefinery: the compiler did not finish within " +
+               std::to_string(static_cast<int>(options_.timeout_seconds)) + " s and was killed";
+  out.command = quote_command(o.argv);
+  std::error_code ec;
+  if (r.timed_out) {  // not cached: a less loaded machine may finish next time
+    fs::remove_all(tmp, ec);
+    return out;
+  }
+  TRY(base::write_file((fs::path(tmp) / "compile.log").string(), out.log));
+  nlohmann::json meta = {{"ok", out.ok}, {"command", out.command}, {"seconds", out.seconds},
+                         {"compiler_version", version}, {"torch_version", toolchain_.torch_version}};
+  TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
+  fs::create_directories(entry.parent_path(), ec);
+  fs::rename(tmp, entry, ec);
+  if (ec) {
+    // Another process stored the same key first, or the rename failed: use what is there.
+    fs::remove_all(tmp, ec);
+    if (!fs::exists(entry / "lib.so") && out.ok)
+      return Error{"cannot store compiled library in " + entry.string()};
+  }
+  out.library_path = (entry / "lib.so").string();
+  return out;
+}
+
+}  // namespace eval

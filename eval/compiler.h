@@ -1,0 +1,92 @@
+// The compile service: turns a candidate or reference source plus the
+// generated shim into a shared library the worker can load.
+//
+// cpu candidates and every reference are compiled with the C++ compiler
+// refinery was built with (g++), against the LibTorch refinery was built
+// with, using a precompiled header of <torch/torch.h> kept in the cache (a
+// cold compile of a LibTorch file costs ~20 s on a laptop core, ~4 s with
+// it). cuda candidates are compiled with nvcc for the GPU's architecture;
+// this works on a machine without a GPU.
+//
+// Results are content-addressed: the key covers the source, the shim, every
+// flag, the compiler's version and LibTorch's version, so a repeated compile
+// (successful or not) is a lookup. Entries are written to a temporary folder
+// and renamed into place, so several processes may share one cache.
+//
+// compile() is thread-safe. A compile error is a successful call whose
+// CompiledLibrary has ok == false; an Error means the service itself failed
+// (cannot write the cache, cannot run the compiler).
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/subprocess.h"
+#include "eval/job.h"
+
+namespace eval {
+
+// What refinery was built against; build_info() fills it from CMake.
+struct Toolchain {
+  std::string cxx;                          // C++ compiler
+  std::string nvcc;                         // empty when the CUDA toolkit is absent
+  std::vector<std::string> torch_includes;
+  std::string torch_lib_dir;
+  std::vector<std::string> torch_cxx_flags; // e.g. -D_GLIBCXX_USE_CXX11_ABI=1
+  std::string torch_version;
+  bool torch_has_cuda = false;
+};
+
+Toolchain build_toolchain();
+
+struct CompileOptions {
+  std::string cache_dir;          // required
+  std::string cuda_arch = "90a";  // compute capability for nvcc, e.g. "90a", "80"
+  bool use_pch = true;            // precompiled <torch/torch.h> for g++ compiles
+  double timeout_seconds = 300;
+};
+
+struct CompileJob {
+  Backend backend = Backend::cpu;
+  bool host_only = false;    // compile with the C++ compiler even for cuda (references)
+  std::string source;        // as written by the model or the problem's author
+  std::string shim;          // appended after a #line marker
+  std::string stem = "candidate";
+};
+
+struct CompiledLibrary {
+  bool ok = false;
+  bool cached = false;
+  std::string library_path;  // valid when ok
+  std::string log;           // compiler output, capped
+  std::string command;       // the compile command, for the record
+  std::string key;
+  double seconds = 0;        // time spent compiling now (0 when cached)
+};
+
+class CompileService {
+ public:
+  CompileService(Toolchain toolchain, CompileOptions options, base::ProcessRunner& runner);
+
+  base::Result<CompiledLibrary> compile(const CompileJob& job);
+
+  const Toolchain& toolchain() const { return toolchain_; }
+  const CompileOptions& options() const { return options_; }
+
+ private:
+  base::Result<std::string> compiler_version(const std::string& compiler);
+  // The folder of the precompiled header, built on first use; empty if unusable.
+  std::string precompiled_header(const std::vector<std::string>& flags, std::string* note);
+
+  Toolchain toolchain_;
+  CompileOptions options_;
+  base::ProcessRunner& runner_;
+  std::mutex mutex_;  // guards versions_ and pch_dir_
+  std::vector<std::pair<std::string, std::string>> versions_;
+  std::string pch_dir_;
+  bool pch_tried_ = false;
+};
+
+}  // namespace eval

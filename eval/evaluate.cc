@@ -1,0 +1,102 @@
+#include "eval/evaluate.h"
+
+#include <chrono>
+#include <future>
+#include <random>
+
+#include "base/fs.h"
+#include "eval/shim.h"
+
+namespace eval {
+using base::Error;
+using base::Result;
+using Clock = std::chrono::steady_clock;
+
+std::vector<uint64_t> derive_seeds(uint64_t master, int count) {
+  std::vector<uint64_t> out;
+  uint64_t x = master;
+  for (int i = 0; i < count; ++i) {
+    uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    out.push_back((z ^ (z >> 31)) & 0x7fffffffffffffffull);  // LibTorch seeds are signed-safe
+  }
+  return out;
+}
+
+Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings) {
+  if (settings.tolerance) return *settings.tolerance;
+  if (problem.tolerance) return *problem.tolerance;
+  for (const auto& in : problem.inputs)
+    if (!in.is_scalar && is_floating(in.dtype)) return default_tolerance(in.dtype);
+  return default_tolerance(DType::float32);
+}
+
+Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& candidate_source,
+                                    const EvalSettings& settings) {
+  // A bad size preset is a usage error: say so before compiling anything.
+  if (auto inputs = resolve_inputs(problem, settings.size); !inputs) return inputs.error();
+  TRY_ASSIGN(std::string reference_source, base::read_file(problem.reference_path));
+  const std::string shim = make_shim(problem);
+  auto t0 = Clock::now();
+
+  CompileJob ref_job{settings.backend, /*host_only=*/true, reference_source, shim, "reference"};
+  CompileJob cand_job{settings.backend, false, candidate_source, shim, "candidate"};
+  auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
+  auto cand = compiler_.compile(cand_job);
+  auto ref = ref_future.get();
+  double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (!ref) return ref.error().wrap(problem.id + ": compiling the reference");
+  if (!ref->ok)
+    return Error{problem.id + ": the reference does not compile:\n" + ref->log};
+  if (!cand) return cand.error().wrap("compiling the candidate");
+
+  Outcome outcome;
+  if (!cand->ok) {
+    outcome.status = Status::compile_error;
+    outcome.message = "the candidate does not compile";
+  } else {
+    TRY_ASSIGN(outcome, run_worker(problem, ref->library_path, cand->library_path, settings));
+  }
+  outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command};
+  outcome.phases_ms["compile"] = compile_ms;
+  outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return outcome;
+}
+
+Result<Outcome> Evaluator::run_worker(const Problem& problem, const std::string& reference_library,
+                                      const std::string& candidate_library,
+                                      const EvalSettings& settings) {
+  TRY_ASSIGN(std::vector<ResolvedInput> inputs, resolve_inputs(problem, settings.size));
+  WorkerJob job;
+  job.problem_id = problem.id;
+  job.backend = settings.backend;
+  job.device = settings.device;
+  job.threads = settings.threads;
+  job.reference_library = reference_library;
+  job.candidate_library = candidate_library;
+  job.inputs = inputs;
+  uint64_t master = settings.seed ? settings.seed : std::random_device{}() * 0x100000001ull;
+  auto seeds = derive_seeds(master, settings.trials + 1);
+  job.timing_seed = seeds.back();
+  seeds.pop_back();
+  job.correctness_seeds = seeds;
+  job.tolerance = effective_tolerance(problem, settings);
+  job.timing = settings.timing;
+  return launcher_.run(job);
+}
+
+Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const EvalSettings& settings) {
+  TRY_ASSIGN(std::string source, base::read_file(problem.reference_path));
+  auto t0 = Clock::now();
+  TRY_ASSIGN(CompiledLibrary ref, compiler_.compile({settings.backend, true, source, make_shim(problem), "reference"}));
+  double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (!ref.ok) return Error{problem.id + ": the reference does not compile:\n" + ref.log};
+  TRY_ASSIGN(Outcome outcome, run_worker(problem, ref.library_path, ref.library_path, settings));
+  outcome.compile = CompileInfo{ref.ok, ref.cached, ref.seconds, ref.log, ref.command};
+  outcome.phases_ms["compile"] = compile_ms;
+  outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return outcome;
+}
+
+}  // namespace eval

@@ -1,0 +1,63 @@
+// One candidate's evaluation, end to end: compile the reference and the
+// candidate (in parallel, through the cache), build the job with hidden seeds,
+// run it in a fresh worker, and return the Outcome with the time each phase
+// took. This is what `refinery eval`, `refinery problems check` and (later)
+// the campaign scheduler call.
+//
+// An Error means the evaluation could not be attempted (unknown size preset,
+// the reference does not compile, the worker cannot start); everything the
+// candidate does is an Outcome. Thread-safe if the services are.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "eval/compiler.h"
+#include "eval/job.h"
+#include "eval/outcome.h"
+#include "eval/problem.h"
+#include "eval/worker_launcher.h"
+
+namespace eval {
+
+struct EvalSettings {
+  Backend backend = Backend::cpu;
+  std::string size = "small";
+  int trials = 5;                       // correctness trials
+  TimingOptions timing;
+  std::optional<Tolerance> tolerance;   // overrides the problem's and the dtype default
+  uint64_t seed = 0;                    // master seed for the hidden input seeds; 0 = random
+  int device = 0;
+  int threads = 0;
+};
+
+// Splits a master seed into per-trial seeds (splitmix64), deterministic for a seed.
+std::vector<uint64_t> derive_seeds(uint64_t master, int count);
+
+class Evaluator {
+ public:
+  Evaluator(CompileService& compiler, WorkerLauncher& launcher)
+      : compiler_(compiler), launcher_(launcher) {}
+
+  base::Result<Outcome> evaluate(const Problem& problem, const std::string& candidate_source,
+                                 const EvalSettings& settings);
+
+  // The reference against itself (one library, two runs on the same inputs),
+  // for `refinery problems check`: it must agree with itself and is timed.
+  base::Result<Outcome> evaluate_reference(const Problem& problem, const EvalSettings& settings);
+
+ private:
+  base::Result<Outcome> run_worker(const Problem& problem, const std::string& reference_library,
+                                   const std::string& candidate_library, const EvalSettings& settings);
+
+  CompileService& compiler_;
+  WorkerLauncher& launcher_;
+};
+
+// The tolerance in force: settings, else the problem's, else the default of the
+// first floating input's dtype (fp32 when there is none).
+Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings);
+
+}  // namespace eval

@@ -1,0 +1,101 @@
+#include "eval/job.h"
+
+namespace eval {
+using nlohmann::json;
+
+std::string to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
+
+base::Result<Backend> parse_backend(const std::string& name) {
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  return base::Error{"unknown backend '" + name + "' (expected cpu or cuda)"};
+}
+
+json to_json(const WorkerJob& job) {
+  json inputs = json::array();
+  for (const auto& in : job.inputs)
+    inputs.push_back({{"name", in.name},
+                      {"scalar", in.is_scalar},
+                      {"dtype", to_string(in.dtype)},
+                      {"shape", in.shape},
+                      {"draw", to_string(in.draw.kind)},
+                      {"a", in.draw.a},
+                      {"b", in.draw.b},
+                      {"value", in.scalar_value}});
+  return {{"problem_id", job.problem_id},
+          {"backend", to_string(job.backend)},
+          {"device", job.device},
+          {"threads", job.threads},
+          {"reference_library", job.reference_library},
+          {"candidate_library", job.candidate_library},
+          {"inputs", inputs},
+          {"correctness_seeds", job.correctness_seeds},
+          {"timing_seed", job.timing_seed},
+          {"tolerance", {{"atol", job.tolerance.atol}, {"rtol", job.tolerance.rtol}}},
+          {"max_reported_mismatches", job.max_reported_mismatches},
+          {"timing",
+           {{"enabled", job.timing.enabled},
+            {"warmup", job.timing.warmup},
+            {"min_trials", job.timing.min_trials},
+            {"max_trials", job.timing.max_trials},
+            {"target_seconds", job.timing.target_seconds},
+            {"flush_cache", job.timing.flush_cache}}},
+          {"result_path", job.result_path},
+          {"progress_path", job.progress_path}};
+}
+
+base::Result<WorkerJob> job_from_json(const json& j) {
+  try {
+    WorkerJob job;
+    job.problem_id = j.at("problem_id").get<std::string>();
+    auto backend = parse_backend(j.at("backend").get<std::string>());
+    if (!backend) return backend.error();
+    job.backend = *backend;
+    job.device = j.at("device").get<int>();
+    job.threads = j.at("threads").get<int>();
+    job.reference_library = j.at("reference_library").get<std::string>();
+    job.candidate_library = j.at("candidate_library").get<std::string>();
+    for (const auto& in : j.at("inputs")) {
+      ResolvedInput r;
+      r.name = in.at("name").get<std::string>();
+      r.is_scalar = in.at("scalar").get<bool>();
+      auto dtype = parse_dtype(in.at("dtype").get<std::string>());
+      if (!dtype) return base::Error{"job: unknown dtype for input " + r.name};
+      r.dtype = *dtype;
+      r.shape = in.at("shape").get<std::vector<int64_t>>();
+      std::string draw = in.at("draw").get<std::string>();
+      bool found = false;
+      for (auto kind : {DrawSpec::Kind::uniform, DrawSpec::Kind::normal, DrawSpec::Kind::randint,
+                        DrawSpec::Kind::bernoulli, DrawSpec::Kind::constant}) {
+        if (to_string(kind) == draw) {
+          r.draw.kind = kind;
+          found = true;
+        }
+      }
+      if (!found) return base::Error{"job: unknown draw '" + draw + "' for input " + r.name};
+      r.draw.a = in.at("a").get<double>();
+      r.draw.b = in.at("b").get<double>();
+      r.scalar_value = in.at("value").get<double>();
+      job.inputs.push_back(std::move(r));
+    }
+    job.correctness_seeds = j.at("correctness_seeds").get<std::vector<uint64_t>>();
+    job.timing_seed = j.at("timing_seed").get<uint64_t>();
+    job.tolerance.atol = j.at("tolerance").at("atol").get<double>();
+    job.tolerance.rtol = j.at("tolerance").at("rtol").get<double>();
+    job.max_reported_mismatches = j.at("max_reported_mismatches").get<int>();
+    const auto& t = j.at("timing");
+    job.timing.enabled = t.at("enabled").get<bool>();
+    job.timing.warmup = t.at("warmup").get<int>();
+    job.timing.min_trials = t.at("min_trials").get<int>();
+    job.timing.max_trials = t.at("max_trials").get<int>();
+    job.timing.target_seconds = t.at("target_seconds").get<double>();
+    job.timing.flush_cache = t.at("flush_cache").get<bool>();
+    job.result_path = j.at("result_path").get<std::string>();
+    job.progress_path = j.at("progress_path").get<std::string>();
+    return job;
+  } catch (const json::exception& e) {
+    return base::Error{std::string("malformed job: ") + e.what()};
+  }
+}
+
+}  // namespace eval

@@ -1,0 +1,51 @@
+// The job refinery hands to refinery-worker: everything one evaluation needs,
+// resolved (shapes are numbers, draws are parameters), so that the worker
+// reads no YAML and knows nothing of problems or configs. Written as JSON to
+// the worker's private folder. Plain data.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "eval/dtype.h"
+#include "eval/problem.h"
+
+namespace eval {
+
+enum class Backend { cpu, cuda };
+std::string to_string(Backend backend);
+base::Result<Backend> parse_backend(const std::string& name);
+
+struct TimingOptions {
+  bool enabled = true;
+  int warmup = 3;            // calls of each before the first timed trial
+  int min_trials = 10;
+  int max_trials = 100;
+  double target_seconds = 2.0;  // stop after min_trials once this much time is spent
+  bool flush_cache = true;      // flush L2 (cuda) or the last-level cache (cpu) before each trial
+};
+
+struct WorkerJob {
+  std::string problem_id;
+  Backend backend = Backend::cpu;
+  int device = 0;                       // cuda device ordinal
+  int threads = 0;                      // cpu: intra-op threads, 0 = all cores
+  std::string reference_library, candidate_library;
+  std::vector<ResolvedInput> inputs;
+  std::vector<uint64_t> correctness_seeds;  // one per trial
+  uint64_t timing_seed = 0;
+  Tolerance tolerance;
+  int max_reported_mismatches = 5;
+  TimingOptions timing;
+  std::string result_path = "result.json";
+  std::string progress_path = "progress.log";
+};
+
+nlohmann::json to_json(const WorkerJob& job);
+base::Result<WorkerJob> job_from_json(const nlohmann::json& j);
+
+}  // namespace eval

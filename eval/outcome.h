@@ -1,0 +1,104 @@
+// The outcome of one evaluation: exactly one status, and the payload that
+// explains it. Both refinery-worker (which writes it as JSON) and refinery
+// (which reads it, adds compile and process details, and decides the verdict
+// when the worker left none) use these types.
+//
+// Lifecycle of an evaluation and the status each step can end in:
+//   compile reference and candidate ....... compile_error
+//   start worker, load both libraries ..... load_error
+//   correctness trials (candidate first) .. runtime_error, wrong_shape, rejected, mismatch
+//   timing, interleaved ................... runtime_error
+//   all done .............................. correct
+// At any step after the start, the driver may end it as timeout (deadline hit,
+// process group killed) or crashed (the worker died without a result).
+// Plain data; not synchronised.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace eval {
+
+enum class Status {
+  compile_error,
+  load_error,
+  runtime_error,
+  timeout,
+  crashed,
+  wrong_shape,
+  mismatch,
+  rejected,
+  correct,
+};
+
+std::string to_string(Status status);
+base::Result<Status> parse_status(const std::string& name);
+
+struct Mismatch {
+  std::vector<int64_t> index;
+  double expected = 0, actual = 0;
+};
+
+// Comparison of one output in one correctness trial.
+struct TrialDiff {
+  int trial = 0;
+  int output = 0;
+  double max_abs = 0, max_rel = 0;
+  int64_t mismatches = 0, elements = 0;
+  bool nonfinite = false;  // NaN or Inf where the reference has none
+  std::vector<Mismatch> first;
+};
+
+struct TimingStats {
+  int trials = 0;
+  double median_ms = 0, mean_ms = 0, stdev_ms = 0, min_ms = 0, max_ms = 0, p10_ms = 0, p90_ms = 0;
+  double host_median_ms = 0;  // host clock around the same trials, for the cross-check
+  // Relative spread of the trials: (p90 - p10) / median.
+  double spread() const { return median_ms > 0 ? (p90_ms - p10_ms) / median_ms : 0; }
+};
+
+struct Timing {
+  TimingStats reference, candidate;
+  double speedup = 0;            // reference median / candidate median
+  std::string clock;             // "cuda_events" or "steady_clock"
+  bool device_wide = false;      // a device-wide end was needed (work on other streams)
+  bool l2_flushed = false;
+};
+
+struct CompileInfo {
+  bool ok = false;
+  bool cached = false;
+  double seconds = 0;
+  std::string log;
+  std::string command;
+};
+
+struct Outcome {
+  Status status = Status::crashed;
+  std::string message;
+  std::optional<CompileInfo> compile;        // the candidate's
+  std::vector<TrialDiff> trials;
+  std::optional<Timing> timing;
+  std::vector<std::string> output_shapes;    // the candidate's, as "[4, 8] float32"
+  int signal = 0;                            // crashed: the signal, if any
+  int exit_code = 0;
+  std::string phase;                         // the worker's last phase before it ended
+  std::string stdout_tail, stderr_tail;
+  nlohmann::json versions = nlohmann::json::object();
+  nlohmann::json phases_ms = nlohmann::json::object();  // where the time went
+  bool network_isolated = false;
+};
+
+nlohmann::json to_json(const Outcome& outcome);
+base::Result<Outcome> outcome_from_json(const nlohmann::json& j);
+
+// The keys refinery eval --json promises: status, speedup, candidate_ms,
+// reference_ms, message, then the details.
+nlohmann::json summary_json(const Outcome& outcome);
+
+}  // namespace eval

@@ -1,0 +1,46 @@
+// The worker's view of the device it evaluates on: synchronisation, cache
+// flushing, one timed call, and what it is (for the result's versions).
+//
+// CudaDevice times a call with CUDA events on the legacy default stream and,
+// after a device-wide synchronisation, a second end event, so that work the
+// call left on other streams can be counted (see timing.h for how the two are
+// chosen). CpuDevice times with the steady clock. One per worker process;
+// used from the worker's main thread only.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "eval/job.h"
+
+namespace eval::worker {
+
+struct CallTime {
+  double stream_ms = 0;       // events around the call on the current stream
+  double device_wide_ms = 0;  // start event to an event after a device-wide sync
+  double host_ms = 0;         // host clock around call and sync
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  // Waits for all work on the device; returns an asynchronous error if one is pending.
+  virtual base::Status synchronize() = 0;
+  // Evicts the caches the next call would otherwise find warm.
+  virtual void flush_cache() = 0;
+  virtual base::Result<CallTime> time_call(const std::function<base::Status()>& call) = 0;
+  virtual std::string clock_name() const = 0;
+  virtual nlohmann::json describe() const = 0;
+};
+
+// Creates the device the job asks for, or an Error saying why it cannot.
+base::Result<std::unique_ptr<Device>> make_device(Backend backend, int ordinal, int threads);
+
+// What this worker can see: LibTorch version, CUDA availability and devices.
+nlohmann::json probe();
+
+}  // namespace eval::worker

@@ -1,0 +1,68 @@
+#include "eval/worker/inputs.h"
+
+namespace eval::worker {
+
+at::ScalarType scalar_type(DType dtype) {
+  switch (dtype) {
+    case DType::float32: return at::kFloat;
+    case DType::float16: return at::kHalf;
+    case DType::bfloat16: return at::kBFloat16;
+    case DType::float64: return at::kDouble;
+    case DType::int64: return at::kLong;
+    case DType::int32: return at::kInt;
+    case DType::boolean: return at::kBool;
+  }
+  return at::kFloat;
+}
+
+namespace {
+
+at::Tensor draw_one(const ResolvedInput& in, const at::Device& device) {
+  using K = DrawSpec::Kind;
+  const at::ScalarType target = scalar_type(in.dtype);
+  // Floating draws are made in fp32 (fp64 for fp64) and converted, so that every
+  // dtype sees the same distribution whatever its own kernels support.
+  const at::ScalarType draw_type = target == at::kDouble ? at::kDouble : at::kFloat;
+  auto opts = at::TensorOptions().device(device).dtype(draw_type);
+  at::Tensor t;
+  switch (in.draw.kind) {
+    case K::uniform: t = at::empty(in.shape, opts).uniform_(in.draw.a, in.draw.b); break;
+    case K::normal: t = at::empty(in.shape, opts).normal_(in.draw.a, in.draw.b); break;
+    case K::randint:
+      return at::randint(static_cast<int64_t>(in.draw.a), static_cast<int64_t>(in.draw.b), in.shape,
+                         opts.dtype(at::kLong))
+          .to(target);
+    case K::bernoulli: t = at::empty(in.shape, opts).bernoulli_(in.draw.a); break;
+    case K::constant: t = at::full(in.shape, in.draw.a, opts); break;
+    case K::default_init: t = at::empty(in.shape, opts).uniform_(in.draw.a, in.draw.b); break;
+  }
+  return t.scalar_type() == target ? t : t.to(target);
+}
+
+}  // namespace
+
+std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uint64_t seed,
+                                    const at::Device& device) {
+  torch::manual_seed(seed);
+  std::vector<at::Tensor> out;
+  for (const auto& in : specs) {
+    if (in.is_scalar) {
+      at::Scalar value = in.dtype == DType::boolean ? at::Scalar(in.scalar_value != 0)
+                         : is_floating(in.dtype)    ? at::Scalar(in.scalar_value)
+                                                    : at::Scalar(static_cast<int64_t>(in.scalar_value));
+      out.push_back(at::scalar_tensor(value, at::TensorOptions().dtype(scalar_type(in.dtype))));
+    } else {
+      out.push_back(draw_one(in, device));
+    }
+  }
+  return out;
+}
+
+std::vector<at::Tensor> clone_all(const std::vector<at::Tensor>& tensors) {
+  std::vector<at::Tensor> out;
+  out.reserve(tensors.size());
+  for (const auto& t : tensors) out.push_back(t.clone(at::MemoryFormat::Preserve));
+  return out;
+}
+
+}  // namespace eval::worker

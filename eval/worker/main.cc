@@ -1,0 +1,61 @@
+// refinery-worker: runs one evaluation job in a disposable process.
+//
+//   refinery-worker JOB.json     evaluate; writes the job's result file
+//   refinery-worker --probe      print what this worker can see, as JSON
+//
+// refinery starts it in a private folder with a scrubbed environment and a
+// hard deadline (eval/worker_launcher.h). Exit code 0 once a result is
+// written, whatever the verdict; anything else means the driver decides.
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "base/fs.h"
+#include "eval/job.h"
+#include "eval/worker/device.h"
+#include "eval/worker/run_job.h"
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--probe") {
+    std::printf("%s\n", eval::worker::probe().dump(2).c_str());
+    return 0;
+  }
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: refinery-worker JOB.json | --probe\n");
+    return 2;
+  }
+  auto text = base::read_file(argv[1]);
+  if (!text) {
+    std::fprintf(stderr, "refinery-worker: %s\n", text.error().message.c_str());
+    return 2;
+  }
+  auto parsed = nlohmann::json::parse(*text, nullptr, false);
+  if (parsed.is_discarded()) {
+    std::fprintf(stderr, "refinery-worker: %s is not JSON\n", argv[1]);
+    return 2;
+  }
+  auto job = eval::job_from_json(parsed);
+  if (!job) {
+    std::fprintf(stderr, "refinery-worker: %s\n", job.error().message.c_str());
+    return 2;
+  }
+  // The candidate runs in this process: leave it no job file to read seeds from.
+  unlink(argv[1]);
+  eval::Outcome outcome;
+  try {
+    outcome = eval::worker::run_job(*job);
+  } catch (const std::exception& e) {
+    outcome.status = eval::Status::runtime_error;
+    outcome.message = std::string("uncaught exception: ") + e.what();
+  }
+  auto written = base::write_file_atomic(job->result_path, eval::to_json(outcome).dump(2));
+  if (!written) {
+    std::fprintf(stderr, "refinery-worker: %s\n", written.error().message.c_str());
+    return 3;
+  }
+  std::fflush(stdout);
+  // Skip static destructors: a candidate may have left the runtime in any state.
+  _exit(0);
+}

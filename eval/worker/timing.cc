@@ -1,0 +1,99 @@
+#include "eval/worker/timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace eval::worker {
+namespace {
+
+double percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  double pos = q * static_cast<double>(sorted.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos)), hi = static_cast<size_t>(std::ceil(pos));
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return percentile(v, 0.5);
+}
+
+}  // namespace
+
+TimingStats summarize(std::vector<double> ms) {
+  TimingStats s;
+  s.trials = static_cast<int>(ms.size());
+  if (ms.empty()) return s;
+  std::sort(ms.begin(), ms.end());
+  s.median_ms = percentile(ms, 0.5);
+  s.p10_ms = percentile(ms, 0.1);
+  s.p90_ms = percentile(ms, 0.9);
+  s.min_ms = ms.front();
+  s.max_ms = ms.back();
+  s.mean_ms = std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
+  double var = 0;
+  for (double x : ms) var += (x - s.mean_ms) * (x - s.mean_ms);
+  s.stdev_ms = ms.size() > 1 ? std::sqrt(var / static_cast<double>(ms.size() - 1)) : 0;
+  return s;
+}
+
+std::vector<double> choose_series(const std::vector<CallTime>& calls, bool* device_wide) {
+  std::vector<double> stream, wide, host;
+  for (const auto& c : calls) {
+    stream.push_back(c.stream_ms);
+    wide.push_back(c.device_wide_ms);
+    host.push_back(c.host_ms);
+  }
+  // Host time exceeds the stream's events by launch and wake-up latency alone
+  // (tens of microseconds) unless work ran outside the stream.
+  double gap = median_of(host) - median_of(stream);
+  *device_wide = gap > 0.05 + 0.10 * median_of(stream);
+  return *device_wide ? wide : stream;
+}
+
+base::Result<Timing> time_interleaved(Device& device, const TimingOptions& options,
+                                      const std::function<base::Status()>& reference,
+                                      const std::function<base::Status()>& candidate) {
+  for (int i = 0; i < options.warmup; ++i) {
+    TRY(reference());
+    TRY(candidate());
+  }
+  TRY(device.synchronize());
+  std::vector<CallTime> ref_calls, cand_calls;
+  double spent_ms = 0;
+  auto measure = [&](const std::function<base::Status()>& call,
+                     std::vector<CallTime>& into) -> base::Status {
+    if (options.flush_cache) device.flush_cache();
+    TRY_ASSIGN(CallTime t, device.time_call(call));
+    spent_ms += t.host_ms;
+    into.push_back(t);
+    return {};
+  };
+  for (int trial = 0; trial < options.max_trials; ++trial) {
+    if (trial >= options.min_trials && spent_ms >= options.target_seconds * 1000) break;
+    if (trial % 2 == 0) {
+      TRY(measure(reference, ref_calls));
+      TRY(measure(candidate, cand_calls));
+    } else {
+      TRY(measure(candidate, cand_calls));
+      TRY(measure(reference, ref_calls));
+    }
+  }
+  Timing t;
+  bool ref_wide = false, cand_wide = false;
+  std::vector<double> ref_host, cand_host;
+  for (const auto& c : ref_calls) ref_host.push_back(c.host_ms);
+  for (const auto& c : cand_calls) cand_host.push_back(c.host_ms);
+  t.reference = summarize(choose_series(ref_calls, &ref_wide));
+  t.candidate = summarize(choose_series(cand_calls, &cand_wide));
+  t.reference.host_median_ms = summarize(ref_host).median_ms;
+  t.candidate.host_median_ms = summarize(cand_host).median_ms;
+  t.device_wide = ref_wide || cand_wide;
+  t.speedup = t.candidate.median_ms > 0 ? t.reference.median_ms / t.candidate.median_ms : 0;
+  t.clock = device.clock_name();
+  t.l2_flushed = options.flush_cache;
+  return t;
+}
+
+}  // namespace eval::worker

@@ -1,0 +1,144 @@
+#include "eval/worker_launcher.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "base/fs.h"
+#include "base/text.h"
+
+extern char** environ;
+
+namespace eval {
+namespace fs = std::filesystem;
+using base::Error;
+using base::Result;
+
+namespace {
+
+bool allowlisted(const std::string& key) {
+  static const char* exact[] = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH",
+                                "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
+                                "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+                                "CUDA_MODULE_LOADING", "CUDA_CACHE_PATH",
+                                // Kept set on shared multi-GPU hosts: multicast can take GPUs down.
+                                "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST",
+                                "NVSHMEM_DISABLE_NVLS"};
+  for (const char* e : exact)
+    if (key == e) return true;
+  return false;
+}
+
+bool looks_secret(const std::string& key) {
+  std::string upper = key;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  for (const char* word : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE"})
+    if (upper.find(word) != std::string::npos) return true;
+  return false;
+}
+
+std::string last_line(const std::string& path) {
+  auto text = base::read_file(path);
+  if (!text) return "";
+  return base::trim(base::last_lines(*text, 1));
+}
+
+}  // namespace
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) out.emplace_back(*e);
+  return out;
+}
+
+std::vector<std::string> worker_environment(const std::vector<std::string>& parent,
+                                            const std::string& job_dir, int threads) {
+  std::vector<std::string> env;
+  for (const auto& kv : parent) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = kv.substr(0, eq);
+    if (allowlisted(key) && !looks_secret(key)) env.push_back(kv);
+  }
+  env.push_back("HOME=" + job_dir);
+  env.push_back("TMPDIR=" + job_dir);
+  if (threads > 0) env.push_back("OMP_NUM_THREADS=" + std::to_string(threads));
+  return env;
+}
+
+WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner)
+    : options_(std::move(options)), runner_(runner) {}
+
+Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job) {
+  TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));
+  WorkerJob job = input_job;
+  job.result_path = (fs::path(dir) / "result.json").string();
+  job.progress_path = (fs::path(dir) / "progress.log").string();
+  std::string job_path = (fs::path(dir) / "job.json").string();
+  TRY(base::write_file(job_path, to_json(job).dump(2)));
+
+  base::SpawnOptions o;
+  o.argv = {options_.worker_path, job_path};
+  o.env = worker_environment(current_environment(), dir, job.threads);
+  o.cwd = dir;
+  o.timeout_seconds = options_.timeout_seconds;
+  o.output_cap_bytes = options_.output_cap_bytes;
+  o.isolate_network = options_.isolate_network;
+  o.limits = {{RLIMIT_CORE, 0},
+              {RLIMIT_FSIZE, options_.file_size_limit_bytes},
+              {RLIMIT_NOFILE, 4096}};
+  if (options_.memory_limit_bytes) o.limits.push_back({RLIMIT_AS, options_.memory_limit_bytes});
+  TRY_ASSIGN(base::ProcessResult p, runner_.run(o));
+
+  Outcome outcome;
+  std::string phase = last_line(job.progress_path);
+  auto result_text = base::read_file(job.result_path);
+  bool have_result = false;
+  if (!p.timed_out && result_text) {
+    auto parsed = nlohmann::json::parse(*result_text, nullptr, false);
+    auto decoded = parsed.is_discarded() ? Result<Outcome>(Error{"result is not JSON"})
+                                         : outcome_from_json(parsed);
+    if (decoded) {
+      outcome = std::move(decoded).value();
+      have_result = true;
+    } else {
+      outcome.status = Status::crashed;
+      outcome.message = "the worker wrote a malformed result: " + decoded.error().message;
+    }
+  }
+  if (!have_result && outcome.message.empty()) {
+    std::string where = phase.empty() ? "" : " during " + phase;
+    if (p.timed_out) {
+      outcome.status = Status::timeout;
+      outcome.message = "did not finish within " + base::format_ms(options_.timeout_seconds * 1000) +
+                        "; killed" + where;
+    } else if (p.signal) {
+      outcome.status = Status::crashed;
+      outcome.message = "the worker was killed by " + base::describe_signal(p.signal) + where;
+    } else {
+      outcome.status = Status::crashed;
+      outcome.message = "the worker exited with code " + std::to_string(p.exit_code) +
+                        " without a result" + where;
+    }
+    std::string tail = base::last_lines(p.err, 3);
+    if (!tail.empty() && !p.timed_out) outcome.message += ": " + tail;
+  }
+  outcome.signal = p.signal;
+  outcome.exit_code = p.exit_code;
+  outcome.phase = phase;
+  outcome.stdout_tail = base::head_and_tail(p.out, 4096);
+  outcome.stderr_tail = base::head_and_tail(p.err, 4096);
+  if (p.out_bytes > p.out.size())
+    outcome.stdout_tail += "\n[stdout: " + std::to_string(p.out_bytes) + " bytes in all]";
+  outcome.network_isolated = p.network_isolated;
+  outcome.phases_ms["worker_wall"] = p.wall_seconds * 1000;
+  if (!options_.keep_job_dirs) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  return outcome;
+}
+
+}  // namespace eval

@@ -1,0 +1,57 @@
+// Starts refinery-worker for one job, sandboxed as DESIGN.md says, and turns
+// whatever happens into an Outcome.
+//
+// Each job gets a private folder (mode 0700) holding job.json, the result and
+// the progress log; an environment built from an allowlist, with anything
+// that looks like a secret removed even if allowlisted; closed stdin; stdout
+// and stderr capped; no core dumps, capped file sizes and open files, an
+// optional address-space cap; a new network namespace where the platform
+// allows; and a hard deadline after which the whole process group is killed.
+// A missing or malformed result is a verdict (timeout or crashed, with the
+// signal, the last phase and the tail of stderr), never an Error: an Error
+// means the launcher itself could not work (no scratch folder, no worker).
+// run() is thread-safe: each call owns its folder and process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/subprocess.h"
+#include "eval/job.h"
+#include "eval/outcome.h"
+
+namespace eval {
+
+struct LaunchOptions {
+  std::string worker_path;                 // refinery-worker
+  std::string scratch_dir;                 // private job folders are made here
+  double timeout_seconds = 300;            // the whole job, worker start included
+  size_t output_cap_bytes = 64 << 10;      // per stream
+  uint64_t memory_limit_bytes = 0;         // address space; 0 = none (cuda needs none)
+  uint64_t file_size_limit_bytes = 1ull << 30;
+  bool isolate_network = true;
+  bool keep_job_dirs = false;              // leave folders behind for debugging
+};
+
+// The worker's environment: the allowlisted variables of `parent`, minus
+// anything named like a secret, with HOME and TMPDIR pointing at job_dir.
+std::vector<std::string> worker_environment(const std::vector<std::string>& parent,
+                                            const std::string& job_dir, int threads);
+
+class WorkerLauncher {
+ public:
+  WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner);
+  base::Result<Outcome> run(const WorkerJob& job);
+  const LaunchOptions& options() const { return options_; }
+
+ private:
+  LaunchOptions options_;
+  base::ProcessRunner& runner_;
+};
+
+// The parent's environment as "KEY=VALUE" strings.
+std::vector<std::string> current_environment();
+
+}  // namespace eval

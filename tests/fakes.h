@@ -1,0 +1,50 @@
+// Fakes for unit tests of logic that spawns processes.
+#pragma once
+
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/fs.h"
+#include "base/subprocess.h"
+
+namespace fakes {
+
+// A compiler that answers --version, "compiles" by writing the -o file, and
+// fails any source containing BROKEN. Records every command.
+class FakeCompiler : public base::ProcessRunner {
+ public:
+  base::Result<base::ProcessResult> run(const base::SpawnOptions& o) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    commands.push_back(o.argv);
+    base::ProcessResult r;
+    r.exit_code = 0;
+    if (o.argv.size() == 2 && o.argv[1] == "--version") {
+      r.out = version + "\n";
+      return r;
+    }
+    std::string source, output;
+    for (size_t i = 0; i < o.argv.size(); ++i) {
+      if (o.argv[i] == "-o" && i + 1 < o.argv.size()) output = o.argv[i + 1];
+      const std::string& a = o.argv[i];
+      if (a.size() > 4 && (a.ends_with(".cpp") || a.ends_with(".cu"))) source = a;
+    }
+    auto text = base::read_file(source);
+    if (text.ok() && text->find("BROKEN") != std::string::npos) {
+      r.exit_code = 1;
+      r.err = source + ":1:1: error: BROKEN is not a type\n";
+      return r;
+    }
+    std::ofstream(output) << "fake library";
+    ++compiles;
+    return r;
+  }
+
+  std::mutex mutex;
+  std::string version = "fake-cc 1.0";
+  std::vector<std::vector<std::string>> commands;
+  int compiles = 0;
+};
+
+}  // namespace fakes

@@ -1,0 +1,163 @@
+// End to end on the cpu backend: real compiler, real worker processes, the
+// level1/19 (ReLU) problem at its small size. One evaluator serves every case
+// in turn, so each case also shows that the driver carries on after the last.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "test_support.h"
+
+using eval::Status;
+using test_support::fixture;
+
+namespace {
+test_support::RealEvaluator& cpu() {
+  static test_support::RealEvaluator evaluator(eval::Backend::cpu, 60);
+  return evaluator;
+}
+}  // namespace
+
+TEST_SUITE("eval end to end, cpu backend") {
+  TEST_CASE("a correct candidate is timed against the reference") {
+    auto o = cpu().run("level1/19", fixture("relu_correct.cpp"));
+    CHECK_MESSAGE(o.status == Status::correct, o.message);
+    REQUIRE(o.timing.has_value());
+    CHECK(o.timing->speedup > 0);
+    CHECK(o.timing->candidate.trials >= 3);
+    CHECK(o.timing->reference.trials >= 3);
+    CHECK(o.timing->clock == "steady_clock");
+    CHECK(o.trials.size() == 3);
+    for (const auto& t : o.trials) CHECK(t.mismatches == 0);
+    CHECK(o.versions.value("libtorch", "") != "");
+    CHECK(o.phases_ms.contains("compile"));
+    CHECK(o.phases_ms.contains("timing"));
+  }
+
+  TEST_CASE("a wrong candidate is a mismatch with the first differing elements") {
+    auto o = cpu().run("level1/19", fixture("relu_wrong.cpp"));
+    CHECK(o.status == Status::mismatch);
+    CHECK(o.message == "output differs from the reference in 3 of 3 trials");
+    REQUIRE(o.trials.size() == 3);
+    CHECK(o.trials[0].mismatches > 0);
+    REQUIRE_FALSE(o.trials[0].first.empty());
+    CHECK(o.trials[0].first[0].index.size() == 2);
+    CHECK(o.trials[0].first[0].expected == 0.0);
+    CHECK(o.trials[0].first[0].actual < 0.0);
+    CHECK_FALSE(o.timing.has_value());
+  }
+
+  TEST_CASE("returning a copy of the input does not pass: inputs are signed") {
+    auto o = cpu().run("level1/19", fixture("relu_copy_of_input.cpp"));
+    CHECK(o.status == Status::mismatch);
+    // About half the elements of N(0,1) inputs are negative.
+    CHECK(o.trials[0].mismatches > o.trials[0].elements / 3);
+  }
+
+  TEST_CASE("an output of the wrong shape") {
+    auto o = cpu().run("level1/19", fixture("relu_wrong_shape.cpp"));
+    CHECK(o.status == Status::wrong_shape);
+    CHECK(o.message == "output 0 has shape [256], expected [256, 16384]");
+  }
+
+  TEST_CASE("a compile error carries the compiler's log") {
+    auto o = cpu().run("level1/19", fixture("relu_compile_error.cpp"));
+    CHECK(o.status == Status::compile_error);
+    REQUIRE(o.compile.has_value());
+    CHECK_FALSE(o.compile->ok);
+    CHECK(o.compile->log.find("'y' was not declared in this scope") != std::string::npos);
+  }
+
+  TEST_CASE("a library that cannot load") {
+    auto o = cpu().run("level1/19", fixture("relu_load_error.cpp"));
+    CHECK(o.status == Status::load_error);
+    CHECK(o.message.find("candidate library failed to load") == 0);
+    CHECK(o.message.find("refinery_test_symbol_nobody_defines") != std::string::npos);
+  }
+
+  TEST_CASE("a segfault is a crash, with the signal and where it happened") {
+    auto o = cpu().run("level1/19", fixture("relu_segfault.cpp"));
+    CHECK(o.status == Status::crashed);
+    CHECK(o.signal == SIGSEGV);
+    CHECK(o.phase == "candidate trial 0");
+    CHECK(o.message.find("the worker was killed by SIGSEGV") == 0);
+    CHECK(o.message.find("during candidate trial 0") != std::string::npos);
+  }
+
+  TEST_CASE("an abort is a crash") {
+    auto o = cpu().run("level1/19", fixture("relu_abort.cpp"));
+    CHECK(o.status == Status::crashed);
+    CHECK(o.signal == SIGABRT);
+  }
+
+  TEST_CASE("a hang is a timeout, and nothing the candidate started survives") {
+    std::string pidfile = std::filesystem::temp_directory_path().string() + "/refinery-hang-" +
+                          std::to_string(getpid()) + ".pid";
+    std::filesystem::remove(pidfile);
+    test_support::RealEvaluator short_deadline(eval::Backend::cpu, 8);
+    auto start = std::chrono::steady_clock::now();
+    auto o = short_deadline.run("level1/19", test_support::replace_all(fixture("relu_hang.cpp"), "@PIDFILE@", pidfile));
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(o.status == Status::timeout);
+    CHECK(o.message.find("did not finish within 8.00 s; killed during candidate trial 0") == 0);
+    CHECK(seconds < 60);
+    auto pid_text = base::read_file(pidfile);
+    REQUIRE_MESSAGE(pid_text.ok(), "the candidate should have written its child's pid");
+    int child = std::atoi(pid_text->c_str());
+    REQUIRE(child > 0);
+    bool gone = false;
+    for (int i = 0; i < 50 && !gone; ++i) {
+      gone = test_support::process_gone(child);
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK_MESSAGE(gone, "the candidate's child outlived the timeout");
+    std::filesystem::remove(pidfile);
+  }
+
+  TEST_CASE("flooding stdout is capped and does not stop a correct result") {
+    auto o = cpu().run("level1/19", fixture("relu_flood.cpp"));
+    CHECK_MESSAGE(o.status == Status::correct, o.message);
+    CHECK(o.stdout_tail.size() < 16 * 1024);
+    CHECK(o.stdout_tail.find("bytes omitted") != std::string::npos);
+    CHECK(o.stdout_tail.find("[stdout: 67108864 bytes in all]") != std::string::npos);
+  }
+
+  TEST_CASE("changing an input is rejected") {
+    auto o = cpu().run("level1/19", fixture("relu_mutate_input.cpp"));
+    CHECK(o.status == Status::rejected);
+    CHECK(o.message == "forward changed its input 'x'; inputs must be left unchanged");
+  }
+
+  TEST_CASE("returning an input's storage is rejected") {
+    auto o = cpu().run("level1/19", fixture("relu_return_input.cpp"));
+    CHECK(o.status == Status::rejected);
+    CHECK(o.message == "output 0 shares memory with input 'x'; return a new tensor");
+  }
+
+  TEST_CASE("an exception is a runtime error with its message") {
+    auto o = cpu().run("level1/19", fixture("relu_throw.cpp"));
+    CHECK(o.status == Status::runtime_error);
+    CHECK(o.message == "candidate gave up");
+  }
+
+  TEST_CASE("secrets in the driver's environment never reach the candidate") {
+    setenv("OPENAI_API_KEY", "sk-test-do-not-leak", 1);
+    setenv("REFINERY_TEST_SECRET", "hunter2", 1);
+    auto o = cpu().run("level1/19", fixture("relu_reads_secrets.cpp"));
+    unsetenv("OPENAI_API_KEY");
+    unsetenv("REFINERY_TEST_SECRET");
+    CHECK(o.status == Status::runtime_error);
+    CHECK(o.message == "environment clean");
+  }
+
+  TEST_CASE("the driver still evaluates correctly after all of the above") {
+    auto o = cpu().run("level1/19", fixture("relu_correct.cpp"));
+    CHECK_MESSAGE(o.status == Status::correct, o.message);
+    CHECK(o.compile->cached);
+  }
+}

@@ -1,0 +1,80 @@
+// Shared set-up for tests that evaluate real candidates: one compile cache for
+// the whole test run (so LibTorch's precompiled header is built once), the
+// real compiler and worker, and fixture loading.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "base/fs.h"
+#include "base/text.h"
+#include "eval/evaluate.h"
+#include "eval/problem_index.h"
+
+namespace test_support {
+
+inline std::string fixture(const std::string& name) {
+  auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/" + name);
+  REQUIRE_MESSAGE(text.ok(), name);
+  return *text;
+}
+
+inline std::string cache_dir() { return std::string(REFINERY_TEST_CACHE); }
+
+// Real services for one backend, with short timing so tests stay quick.
+struct RealEvaluator {
+  explicit RealEvaluator(eval::Backend backend, double timeout_seconds = 60,
+                         const std::string& cuda_arch = "90a") {
+    eval::CompileOptions co;
+    co.cache_dir = cache_dir();
+    co.cuda_arch = cuda_arch;
+    compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, runner);
+    eval::LaunchOptions lo;
+    lo.worker_path = REFINERY_WORKER_PATH;
+    lo.scratch_dir = cache_dir() + "/jobs";
+    lo.timeout_seconds = timeout_seconds;
+    launcher = std::make_unique<eval::WorkerLauncher>(lo, runner);
+    evaluator = std::make_unique<eval::Evaluator>(*compiler, *launcher);
+    settings.backend = backend;
+    settings.size = backend == eval::Backend::cpu ? "small" : "full";
+    settings.trials = 3;
+    settings.seed = 1234;
+    settings.timing.warmup = 1;
+    settings.timing.min_trials = 3;
+    settings.timing.max_trials = 5;
+    settings.timing.target_seconds = 0;
+  }
+
+  eval::Outcome run(const std::string& problem_id, const std::string& source) {
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find(problem_id);
+    REQUIRE_MESSAGE(problem.ok(), problem_id);
+    auto outcome = evaluator->evaluate(*problem, source, settings);
+    REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message));
+    return std::move(outcome).value();
+  }
+
+  base::SystemProcessRunner runner;
+  std::unique_ptr<eval::CompileService> compiler;
+  std::unique_ptr<eval::WorkerLauncher> launcher;
+  std::unique_ptr<eval::Evaluator> evaluator;
+  eval::EvalSettings settings;
+};
+
+// Replaces every occurrence of `from` in `text`.
+inline std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size())
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+// True once the process is gone or a zombie.
+inline bool process_gone(int pid) {
+  auto stat = base::read_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat.ok()) return true;
+  auto close = stat->rfind(')');
+  return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
+}
+
+}  // namespace test_support

@@ -1,0 +1,229 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/fs.h"
+#include "eval/evaluate.h"
+#include "eval/problem.h"
+#include "eval/problem_index.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A problem folder in a fresh temporary directory, holding `spec` and a reference.
+std::string write_problem(const std::string& spec) {
+  auto dir = base::make_temp_dir(fs::temp_directory_path().string(), "refinery-spec");
+  REQUIRE(dir.ok());
+  std::ofstream(*dir + "/spec.yaml") << spec;
+  std::ofstream(*dir + "/reference.cpp") << "#include <torch/torch.h>\n";
+  return *dir;
+}
+
+std::string load_error(const std::string& spec) {
+  std::string dir = write_problem(spec);
+  auto p = eval::load_problem(dir);
+  REQUIRE_FALSE(p.ok());
+  std::string message = p.error().message;
+  // Strip the temporary folder so that messages can be compared exactly.
+  auto pos = message.find(dir);
+  if (pos != std::string::npos) message.replace(pos, dir.size(), "DIR");
+  fs::remove_all(dir);
+  return message;
+}
+
+const char* kGood = R"(name: relu_like
+level: 1
+number: 19
+inputs:
+  - name: x
+    dtype: float32
+    shape: [B, D]
+    draw: {normal: {mean: 0, std: 1}}
+  - name: w
+    role: weight
+    dtype: float32
+    shape: [D]
+    draw: {default_init: {fan_in: D}}
+  - name: t
+    dtype: int64
+    shape: [B]
+    draw: {randint: {high: D - 1}}
+  - name: s
+    kind: scalar
+    dtype: float64
+    value: 2.5
+sizes:
+  full: {B: 64, D: 100}
+  small: {B: 2, D: 4}
+flops: B*D
+)";
+
+}  // namespace
+
+TEST_SUITE("eval::Problem") {
+  TEST_CASE("loads a valid spec and resolves it per size") {
+    std::string dir = write_problem(kGood);
+    auto p = eval::load_problem(dir);
+    REQUIRE(p.ok());
+    CHECK(p->id == "level1/19");
+    CHECK(p->inputs.size() == 4);
+    CHECK(p->inputs[1].is_weight);
+    CHECK(eval::forward_parameters(*p) ==
+          "torch::Tensor x, torch::Tensor w, torch::Tensor t, double s");
+    auto small = eval::resolve_inputs(*p, "small");
+    REQUIRE(small.ok());
+    CHECK((*small)[0].shape == std::vector<int64_t>{2, 4});
+    CHECK((*small)[1].draw.kind == eval::DrawSpec::Kind::uniform);
+    CHECK((*small)[1].draw.a == doctest::Approx(-0.5));
+    CHECK((*small)[1].draw.b == doctest::Approx(0.5));
+    CHECK((*small)[2].draw.b == 3);
+    CHECK((*small)[3].scalar_value == 2.5);
+    auto missing = eval::resolve_inputs(*p, "huge");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message == "level1/19: no size preset 'huge' (has: full, small)");
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("an unknown key names file, line, column and the closest key") {
+    std::string spec = kGood;
+    spec.replace(spec.find("    dtype: float32\n    shape: [B, D]"), 18, "    dtyp: float32");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:6:5: unknown key 'dtyp' in input 'x' (did you mean 'dtype'?)\n"
+          "        dtyp: float32\n"
+          "        ^");
+  }
+
+  TEST_CASE("a misspelt draw kind is suggested") {
+    std::string spec = kGood;
+    spec.replace(spec.find("{normal:"), 8, "{normale:");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:8:12: invalid value 'normale' for 'draw' (did you mean 'normal'?)\n"
+          "        draw: {normale: {mean: 0, std: 1}}\n"
+          "               ^");
+  }
+
+  TEST_CASE("a dim that a size does not define is an error at the shape") {
+    std::string spec = kGood;
+    spec.replace(spec.find("shape: [D]"), 10, "shape: [E]");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:12:13: size 'full': in expression 'E' at column 1: unknown dim 'E'\n"
+          "        shape: [E]\n"
+          "                ^");
+  }
+
+  TEST_CASE("a missing size preset is an error") {
+    std::string spec = kGood;
+    spec.replace(spec.find("  small: {B: 2, D: 4}\n"), 22, "");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:23:3: missing required size preset 'small'\n"
+          "      full: {B: 64, D: 100}\n"
+          "      ^");
+  }
+
+  TEST_CASE("a wrong type is an error with what was expected") {
+    std::string spec = kGood;
+    spec.replace(spec.find("value: 2.5"), 10, "value: lots");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:21:12: expected a number for 'value', got 'lots'\n"
+          "        value: lots\n"
+          "               ^");
+  }
+
+  TEST_CASE("an integer tensor drawn from a continuous distribution is refused") {
+    std::string spec = kGood;
+    spec.replace(spec.find("{randint: {high: D - 1}}"), 24, "{normal: {}}");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:17:11: input 't' has dtype int64; draw it with randint, bernoulli or constant\n"
+          "        draw: {normal: {}}\n"
+          "              ^");
+  }
+
+  TEST_CASE("a draw without its required parameter is refused") {
+    std::string spec = kGood;
+    spec.replace(spec.find("{randint: {high: D - 1}}"), 24, "{randint: {low: 1}}");
+    CHECK(load_error(spec) ==
+          "DIR/spec.yaml:17:11: missing required parameter 'high' in randint draw of input 't'\n"
+          "        draw: {randint: {low: 1}}\n"
+          "              ^");
+  }
+
+  TEST_CASE("a YAML syntax error keeps its position") {
+    CHECK(load_error("name: [unclosed\n") ==
+          "DIR/spec.yaml:2:1: end of sequence flow not found\n"
+          "    \n"
+          "    ^");
+  }
+
+  TEST_CASE("a folder without a reference is refused") {
+    std::string dir = write_problem(kGood);
+    fs::remove(dir + "/reference.cpp");
+    auto p = eval::load_problem(dir);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.error().message == dir + ": no reference.cpp in problem folder");
+    fs::remove_all(dir);
+  }
+}
+
+TEST_SUITE("eval::tolerance") {
+  TEST_CASE("defaults follow the dtype") {
+    CHECK(eval::default_tolerance(eval::DType::float32).atol == 1e-4);
+    CHECK(eval::default_tolerance(eval::DType::float16).rtol == 1e-2);
+    CHECK(eval::default_tolerance(eval::DType::bfloat16).atol == 1e-2);
+    CHECK(eval::default_tolerance(eval::DType::int64).atol == 0);
+  }
+
+  TEST_CASE("settings override the problem, which overrides the dtype default") {
+    std::string dir = write_problem(std::string(kGood) + "tolerance: {atol: 0.001}\n");
+    auto p = eval::load_problem(dir);
+    REQUIRE(p.ok());
+    eval::EvalSettings settings;
+    CHECK(eval::effective_tolerance(*p, settings).atol == 1e-3);
+    CHECK(eval::effective_tolerance(*p, settings).rtol == 1e-4);
+    settings.tolerance = eval::Tolerance{0.5, 0.25};
+    CHECK(eval::effective_tolerance(*p, settings).atol == 0.5);
+    p->tolerance.reset();
+    settings.tolerance.reset();
+    p->inputs[0].dtype = eval::DType::float16;
+    CHECK(eval::effective_tolerance(*p, settings).atol == 1e-2);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("derived seeds are deterministic, distinct and non-negative") {
+    auto a = eval::derive_seeds(42, 6), b = eval::derive_seeds(42, 6), c = eval::derive_seeds(43, 6);
+    CHECK(a == b);
+    CHECK(a != c);
+    for (size_t i = 0; i < a.size(); ++i) {
+      CHECK(a[i] < (uint64_t{1} << 63));
+      for (size_t j = i + 1; j < a.size(); ++j) CHECK(a[i] != a[j]);
+    }
+  }
+}
+
+TEST_SUITE("eval::ProblemIndex") {
+  TEST_CASE("finds the suite's problems by id, folder and name") {
+    eval::ProblemIndex index(eval::default_problems_root());
+    auto by_id = index.find("level1/19");
+    REQUIRE(by_id.ok());
+    CHECK(by_id->name == "relu");
+    CHECK(index.find("level1/19_relu")->id == "level1/19");
+    CHECK(index.find("relu")->id == "level1/19");
+    auto typo = index.find("rleu");
+    REQUIRE_FALSE(typo.ok());
+    CHECK(typo.error().message.find("unknown problem 'rleu'") == 0);
+    CHECK(typo.error().message.find("(did you mean 'relu'?)") != std::string::npos);
+  }
+
+  TEST_CASE("every problem in the suite loads, with both size presets") {
+    eval::ProblemIndex index(eval::default_problems_root());
+    auto all = index.list();
+    REQUIRE_MESSAGE(all.ok(), (all.ok() ? "" : all.error().message));
+    CHECK(all->size() >= 15);
+    for (const auto& p : *all) {
+      CAPTURE(p.id);
+      CHECK(eval::resolve_inputs(p, "small").ok());
+      CHECK(eval::resolve_inputs(p, "full").ok());
+    }
+  }
+}

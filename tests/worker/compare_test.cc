@@ -1,0 +1,265 @@
+#include <torch/torch.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/worker/compare.h"
+
+// Last: LibTorch brings glog, whose CHECK aborts the process; doctest's must win.
+#include <doctest/doctest.h>
+
+namespace {
+
+using eval::worker::check_no_alias;
+using eval::worker::check_structure;
+using eval::worker::check_unchanged;
+using eval::worker::compare_values;
+
+const eval::Tolerance kTol{1e-3, 1e-2};  // atol, rtol
+
+at::Tensor floats(std::vector<float> values) {
+  return torch::tensor(values, torch::kFloat32);
+}
+
+// 0, 1, 2, ... 5 as a 2 x 3 float tensor.
+at::Tensor two_by_three() { return torch::arange(6, torch::kFloat32).reshape({2, 3}); }
+
+}  // namespace
+
+TEST_SUITE("eval::worker::compare_values") {
+  TEST_CASE("identical tensors have no mismatches") {
+    at::Tensor x = torch::randn({4, 8});
+    auto d = compare_values(x.clone(), x, kTol, 5);
+    CHECK(d.mismatches == 0);
+    CHECK(d.elements == 32);
+    CHECK(d.max_abs == 0);
+    CHECK(d.max_rel == 0);
+    CHECK_FALSE(d.nonfinite);
+    CHECK(d.first.empty());
+  }
+
+  TEST_CASE("counts mismatches and unravels the first ones in 2-D") {
+    at::Tensor expected = torch::zeros({3, 4});
+    at::Tensor actual = expected.clone();
+    actual.index_put_({0, 3}, 1.0);
+    actual.index_put_({1, 2}, -2.0);
+    auto d = compare_values(actual, expected, kTol, 5);
+    CHECK(d.mismatches == 2);
+    CHECK(d.elements == 12);
+    CHECK(d.max_abs == doctest::Approx(2.0));
+    REQUIRE(d.first.size() == 2);
+    CHECK((d.first[0].index == std::vector<int64_t>{0, 3}));
+    CHECK(d.first[0].expected == 0.0);
+    CHECK(d.first[0].actual == 1.0);
+    CHECK((d.first[1].index == std::vector<int64_t>{1, 2}));
+    CHECK(d.first[1].expected == 0.0);
+    CHECK(d.first[1].actual == -2.0);
+  }
+
+  TEST_CASE("unravels indices in 3-D") {
+    at::Tensor expected = torch::zeros({2, 3, 4});
+    at::Tensor actual = expected.clone();
+    actual.index_put_({1, 2, 3}, 5.0);
+    auto d = compare_values(actual, expected, kTol, 5);
+    REQUIRE(d.first.size() == 1);
+    CHECK((d.first[0].index == std::vector<int64_t>{1, 2, 3}));
+  }
+
+  TEST_CASE("reports at most max_reported mismatches but counts them all") {
+    at::Tensor expected = torch::zeros({10});
+    at::Tensor actual = torch::ones({10});
+    auto d = compare_values(actual, expected, kTol, 3);
+    CHECK(d.mismatches == 10);
+    REQUIRE(d.first.size() == 3);
+    CHECK((d.first[0].index == std::vector<int64_t>{0}));
+    CHECK((d.first[2].index == std::vector<int64_t>{2}));
+  }
+
+  TEST_CASE("values within atol + rtol*|expected| pass and values beyond fail") {
+    // For expected 100 the bound is 1e-3 + 1e-2 * 100 = 1.001.
+    auto within = compare_values(floats({100.9f}), floats({100.0f}), kTol, 5);
+    CHECK(within.mismatches == 0);
+    CHECK(within.max_abs == doctest::Approx(0.9).epsilon(1e-4));
+    CHECK(within.max_rel == doctest::Approx(0.009).epsilon(1e-3));
+    auto beyond = compare_values(floats({101.1f}), floats({100.0f}), kTol, 5);
+    CHECK(beyond.mismatches == 1);
+    // For expected 0 only atol applies.
+    CHECK(compare_values(floats({0.0009f}), floats({0.0f}), kTol, 5).mismatches == 0);
+    CHECK(compare_values(floats({0.0011f}), floats({0.0f}), kTol, 5).mismatches == 1);
+  }
+
+  TEST_CASE("the tolerance is relative to the expected value, not the actual") {
+    // |a-b| = 0.5 is within 0.6*|1.0| but not within 0.6*|0.5|.
+    const eval::Tolerance relative{0, 0.6};
+    CHECK(compare_values(floats({0.5f}), floats({1.0f}), relative, 5).mismatches == 0);
+    CHECK(compare_values(floats({1.0f}), floats({0.5f}), relative, 5).mismatches == 1);
+  }
+
+  TEST_CASE("NaN where the reference has NaN passes") {
+    auto d = compare_values(floats({1.0f, NAN}), floats({1.0f, NAN}), kTol, 5);
+    CHECK(d.mismatches == 0);
+    CHECK_FALSE(d.nonfinite);
+  }
+
+  TEST_CASE("NaN where the reference has a number fails and is flagged non-finite") {
+    auto d = compare_values(floats({1.0f, NAN, 3.0f}), floats({1.0f, 2.0f, 3.0f}), kTol, 5);
+    CHECK(d.mismatches == 1);
+    CHECK(d.nonfinite);
+    REQUIRE(d.first.size() == 1);
+    CHECK((d.first[0].index == std::vector<int64_t>{1}));
+    CHECK(d.first[0].expected == 2.0);
+    CHECK(std::isnan(d.first[0].actual));
+  }
+
+  TEST_CASE("Inf where the reference has a number fails and is flagged non-finite") {
+    auto d = compare_values(floats({INFINITY}), floats({2.0f}), kTol, 5);
+    CHECK(d.mismatches == 1);
+    CHECK(d.nonfinite);
+  }
+
+  TEST_CASE("a number where the reference has NaN fails") {
+    auto d = compare_values(floats({2.0f}), floats({NAN}), kTol, 5);
+    CHECK(d.mismatches == 1);
+  }
+
+  TEST_CASE("+inf against +inf passes") {
+    auto d = compare_values(floats({INFINITY, -INFINITY}), floats({INFINITY, -INFINITY}), kTol, 5);
+    CHECK(d.mismatches == 0);
+    CHECK_FALSE(d.nonfinite);
+    CHECK(d.max_abs == 0);
+  }
+
+  TEST_CASE("a finite value where the reference has +inf fails") {
+    CHECK(compare_values(floats({1.0f}), floats({INFINITY}), kTol, 5).mismatches == 1);
+  }
+
+  TEST_CASE("-inf where the reference has +inf fails") {
+    CHECK(compare_values(floats({-INFINITY}), floats({INFINITY}), kTol, 5).mismatches == 1);
+  }
+
+  TEST_CASE("int64 tensors compare exactly, whatever the tolerance") {
+    at::Tensor expected = torch::tensor(std::vector<int64_t>{int64_t{1} << 60, 5, -3});
+    CHECK(compare_values(expected.clone(), expected, {1e9, 1}, 5).mismatches == 0);
+    at::Tensor actual = expected.clone();
+    actual.index_put_({0}, (int64_t{1} << 60) + 1);
+    actual.index_put_({2}, -2);
+    auto d = compare_values(actual, expected, {1e9, 1}, 5);
+    CHECK(d.mismatches == 2);
+    REQUIRE(d.first.size() == 2);
+    CHECK((d.first[0].index == std::vector<int64_t>{0}));
+    CHECK((d.first[1].index == std::vector<int64_t>{2}));
+    CHECK(d.first[1].expected == -3.0);
+    CHECK(d.first[1].actual == -2.0);
+  }
+
+  TEST_CASE("half precision is compared in float") {
+    at::Tensor expected = torch::tensor({1.0f, 2.0f}).to(torch::kHalf);
+    at::Tensor actual = torch::tensor({1.0f, 2.5f}).to(torch::kHalf);
+    auto d = compare_values(actual, expected, kTol, 5);
+    CHECK(d.mismatches == 1);
+    REQUIRE(d.first.size() == 1);
+    CHECK(d.first[0].expected == 2.0);
+    CHECK(d.first[0].actual == 2.5);
+  }
+
+  TEST_CASE("a non-contiguous actual is compared by logical index") {
+    at::Tensor expected = two_by_three().t().contiguous();  // 3 x 2
+    at::Tensor actual = two_by_three().t();                 // same values, strided
+    CHECK(compare_values(actual, expected, kTol, 5).mismatches == 0);
+  }
+}
+
+TEST_SUITE("eval::worker::check_structure") {
+  TEST_CASE("matching outputs pass") {
+    CHECK_FALSE(check_structure({torch::zeros({2, 3})}, {torch::ones({2, 3})}).has_value());
+    CHECK_FALSE(check_structure({}, {}).has_value());
+  }
+
+  TEST_CASE("names a shape difference") {
+    CHECK(check_structure({torch::zeros({2, 3})}, {torch::zeros({3, 2})}) ==
+          std::optional<std::string>("output 0 has shape [2, 3], expected [3, 2]"));
+    CHECK(check_structure({torch::zeros({4}), torch::zeros({2, 3})},
+                          {torch::zeros({4}), torch::zeros({6})}) ==
+          std::optional<std::string>("output 1 has shape [2, 3], expected [6]"));
+  }
+
+  TEST_CASE("names a dtype difference") {
+    CHECK(check_structure({torch::zeros({2}, torch::kFloat64)}, {torch::zeros({2}, torch::kFloat32)}) ==
+          std::optional<std::string>("output 0 has dtype float64, expected float32"));
+    CHECK(check_structure({torch::zeros({2}, torch::kInt32)}, {torch::zeros({2}, torch::kInt64)}) ==
+          std::optional<std::string>("output 0 has dtype int32, expected int64"));
+  }
+
+  TEST_CASE("names a count difference") {
+    CHECK(check_structure({torch::zeros({2})}, {torch::zeros({2}), torch::zeros({2})}) ==
+          std::optional<std::string>("forward returned 1 tensors, expected 2"));
+  }
+
+  TEST_CASE("names an undefined output") {
+    CHECK(check_structure({at::Tensor()}, {torch::zeros({2})}) ==
+          std::optional<std::string>("output 0 is an undefined tensor"));
+  }
+}
+
+TEST_SUITE("eval::worker::check_unchanged") {
+  TEST_CASE("untouched inputs pass") {
+    at::Tensor x = torch::randn({3, 3});
+    CHECK_FALSE(check_unchanged({x}, {x.clone()}, {"x"}).has_value());
+  }
+
+  TEST_CASE("names the input the candidate modified") {
+    at::Tensor x = torch::randn({3, 3}), w = torch::randn({3});
+    at::Tensor pristine_x = x.clone(), pristine_w = w.clone();
+    w.index_put_({1}, 42.0);
+    CHECK(check_unchanged({x, w}, {pristine_x, pristine_w}, {"x", "weight"}) ==
+          std::optional<std::string>("forward changed its input 'weight'; inputs must be left unchanged"));
+  }
+
+  TEST_CASE("a resized input counts as changed") {
+    at::Tensor x = torch::zeros({4});
+    at::Tensor pristine = x.clone();
+    x.resize_({2});
+    CHECK(check_unchanged({x}, {pristine}, {"x"}).has_value());
+  }
+
+  TEST_CASE("an untouched input holding NaN passes") {
+    at::Tensor x = floats({1.0f, NAN});
+    CHECK_FALSE(check_unchanged({x}, {x.clone()}, {"x"}).has_value());
+  }
+}
+
+TEST_SUITE("eval::worker::check_no_alias") {
+  TEST_CASE("an output that is a view of an input is caught") {
+    at::Tensor x = torch::randn({2, 3}), y = torch::randn({3});
+    CHECK(check_no_alias({x.view(-1)}, {y, x}, {"y", "x"}) ==
+          std::optional<std::string>("output 0 shares memory with input 'x'; return a new tensor"));
+  }
+
+  TEST_CASE("an output that is a slice of an input is caught") {
+    at::Tensor x = torch::randn({8});
+    CHECK(check_no_alias({torch::zeros({1}), x.narrow(0, 4, 2)}, {x}, {"x"}) ==
+          std::optional<std::string>("output 1 shares memory with input 'x'; return a new tensor"));
+  }
+
+  TEST_CASE("the input itself returned is caught") {
+    at::Tensor x = torch::randn({4});
+    CHECK(check_no_alias({x}, {x}, {"x"}).has_value());
+  }
+
+  TEST_CASE("a clone passes") {
+    at::Tensor x = torch::randn({2, 3});
+    CHECK_FALSE(check_no_alias({x.clone().view(-1)}, {x}, {"x"}).has_value());
+  }
+}
+
+TEST_SUITE("eval::worker::describe") {
+  TEST_CASE("gives shape and dtype") {
+    CHECK(eval::worker::describe(torch::zeros({4, 8})) == "[4, 8] float32");
+    CHECK(eval::worker::describe(torch::zeros({3}, torch::kInt64)) == "[3] int64");
+    CHECK(eval::worker::describe(torch::zeros({2, 1, 5}, torch::kHalf)) == "[2, 1, 5] float16");
+    CHECK(eval::worker::describe(torch::zeros({}, torch::kBFloat16)) == "[] bfloat16");
+    CHECK(eval::worker::describe(at::Tensor()) == "undefined");
+  }
+}

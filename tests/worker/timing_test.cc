@@ -1,0 +1,305 @@
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "eval/worker/timing.h"
+
+// Last: LibTorch brings glog, whose CHECK aborts the process; doctest's must win.
+#include <doctest/doctest.h>
+
+namespace {
+
+using eval::worker::CallTime;
+using eval::worker::choose_series;
+using eval::worker::summarize;
+using eval::worker::time_interleaved;
+
+// A Device that runs calls on the host and reports fixed times per caller.
+// Every event lands in one log, so tests can check the order of calls,
+// flushes and synchronisations.
+class FakeDevice : public eval::worker::Device {
+ public:
+  std::vector<std::string> log;
+  std::map<std::string, CallTime> times;  // by the name the call logs
+  int flushes = 0, timed_calls = 0, syncs = 0;
+
+  base::Status synchronize() override {
+    ++syncs;
+    log.push_back("sync");
+    return {};
+  }
+  void flush_cache() override {
+    ++flushes;
+    log.push_back("flush");
+  }
+  base::Result<CallTime> time_call(const std::function<base::Status()>& call) override {
+    ++timed_calls;
+    size_t before = log.size();
+    TRY(call());
+    if (log.size() != before + 1) return base::Error{"the timed call logged nothing"};
+    return times.at(log.back());
+  }
+  std::string clock_name() const override { return "fake_clock"; }
+  nlohmann::json describe() const override { return {{"name", "fake"}}; }
+
+  // A call that logs `name` each time it runs.
+  std::function<base::Status()> call(const std::string& name) {
+    return [this, name]() -> base::Status {
+      log.push_back(name);
+      return {};
+    };
+  }
+};
+
+CallTime host_and_stream(double ms) { return CallTime{ms, ms, ms}; }
+
+eval::TimingOptions options(int warmup, int min_trials, int max_trials, double target_seconds,
+                            bool flush) {
+  eval::TimingOptions o;
+  o.warmup = warmup;
+  o.min_trials = min_trials;
+  o.max_trials = max_trials;
+  o.target_seconds = target_seconds;
+  o.flush_cache = flush;
+  return o;
+}
+
+// The log without flushes and syncs.
+std::vector<std::string> calls_only(const std::vector<std::string>& log) {
+  std::vector<std::string> out;
+  for (const auto& e : log)
+    if (e != "flush" && e != "sync") out.push_back(e);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("eval::worker::summarize") {
+  TEST_CASE("an empty series is all zeros") {
+    auto s = summarize({});
+    CHECK(s.trials == 0);
+    CHECK(s.median_ms == 0);
+    CHECK(s.mean_ms == 0);
+    CHECK(s.spread() == 0);
+  }
+
+  TEST_CASE("one sample is its own median, mean, min and max, with no stdev") {
+    auto s = summarize({2.5});
+    CHECK(s.trials == 1);
+    CHECK(s.median_ms == 2.5);
+    CHECK(s.mean_ms == 2.5);
+    CHECK(s.min_ms == 2.5);
+    CHECK(s.max_ms == 2.5);
+    CHECK(s.p10_ms == 2.5);
+    CHECK(s.p90_ms == 2.5);
+    CHECK(s.stdev_ms == 0);
+    CHECK(s.spread() == 0);
+  }
+
+  TEST_CASE("sorts the series and interpolates the percentiles linearly") {
+    // Sorted: 1 2 3 4 5 6 7 8 9 10 11; positions 1.0, 5.0 and 9.0.
+    auto s = summarize({11, 3, 7, 1, 9, 5, 2, 10, 4, 8, 6});
+    CHECK(s.trials == 11);
+    CHECK(s.median_ms == 6);
+    CHECK(s.p10_ms == doctest::Approx(2));
+    CHECK(s.p90_ms == doctest::Approx(10));
+    CHECK(s.min_ms == 1);
+    CHECK(s.max_ms == 11);
+    CHECK(s.mean_ms == doctest::Approx(6));
+    CHECK(s.stdev_ms == doctest::Approx(std::sqrt(11.0)));  // sum of squares 110 over n-1 = 10
+    CHECK(s.spread() == doctest::Approx(8.0 / 6.0));
+  }
+
+  TEST_CASE("the median of an even count is the mean of the middle two") {
+    auto s = summarize({4, 1, 3, 2});
+    CHECK(s.median_ms == doctest::Approx(2.5));
+    // Positions 0.3 and 2.7 of 1 2 3 4.
+    CHECK(s.p10_ms == doctest::Approx(1.3));
+    CHECK(s.p90_ms == doctest::Approx(3.7));
+    CHECK(s.mean_ms == doctest::Approx(2.5));
+    CHECK(s.stdev_ms == doctest::Approx(std::sqrt(5.0 / 3.0)));  // sample, not population
+  }
+
+  TEST_CASE("an outlier moves the mean and max but not the median") {
+    auto s = summarize({1, 1, 1, 1, 100});
+    CHECK(s.median_ms == 1);
+    CHECK(s.max_ms == 100);
+    CHECK(s.mean_ms == doctest::Approx(20.8));
+    CHECK(s.p90_ms == doctest::Approx(60.4));  // position 3.6: 1 + 0.6 * 99
+  }
+}
+
+TEST_SUITE("eval::worker::choose_series") {
+  TEST_CASE("keeps stream times when the host clock agrees") {
+    std::vector<CallTime> calls = {{1.00, 1.50, 1.02}, {1.10, 1.60, 1.12}, {0.90, 1.40, 0.93}};
+    bool device_wide = true;
+    auto series = choose_series(calls, &device_wide);
+    CHECK_FALSE(device_wide);
+    CHECK(series == std::vector<double>{1.00, 1.10, 0.90});
+  }
+
+  TEST_CASE("tolerates launch latency on short calls") {
+    // 40 us of host overhead on a 10 us kernel is latency, not hidden work.
+    std::vector<CallTime> calls = {{0.01, 0.5, 0.05}, {0.01, 0.5, 0.05}};
+    bool device_wide = true;
+    auto series = choose_series(calls, &device_wide);
+    CHECK_FALSE(device_wide);
+    CHECK(series == std::vector<double>{0.01, 0.01});
+  }
+
+  TEST_CASE("switches to device-wide times when the host greatly exceeds the stream") {
+    // The call left work on another stream: its events show 0.1 ms, the host 5 ms.
+    std::vector<CallTime> calls = {{0.1, 4.9, 5.0}, {0.1, 5.1, 5.2}, {0.1, 5.0, 5.1}};
+    bool device_wide = false;
+    auto series = choose_series(calls, &device_wide);
+    CHECK(device_wide);
+    CHECK(series == std::vector<double>{4.9, 5.1, 5.0});
+  }
+
+  TEST_CASE("judges by the medians, so one slow host reading does not switch") {
+    std::vector<CallTime> calls = {{1.0, 9.0, 1.01}, {1.0, 9.0, 50.0}, {1.0, 9.0, 1.02}};
+    bool device_wide = true;
+    choose_series(calls, &device_wide);
+    CHECK_FALSE(device_wide);
+  }
+}
+
+TEST_SUITE("eval::worker::time_interleaved") {
+  TEST_CASE("warms up both sides, then alternates which goes first") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    auto t = time_interleaved(device, options(2, 4, 4, 0, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE_MESSAGE(t.ok(), t.error().message);
+    CHECK(device.log == std::vector<std::string>{
+                            "ref", "cand", "ref", "cand", "sync",  // warm-up
+                            "ref", "cand",                         // trial 0
+                            "cand", "ref",                         // trial 1
+                            "ref", "cand",                         // trial 2
+                            "cand", "ref",                         // trial 3
+                        });
+  }
+
+  TEST_CASE("flushes the cache before every timed call when enabled") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    auto t = time_interleaved(device, options(1, 2, 2, 0, true), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE_MESSAGE(t.ok(), t.error().message);
+    CHECK(device.log == std::vector<std::string>{
+                            "ref", "cand", "sync",
+                            "flush", "ref", "flush", "cand",
+                            "flush", "cand", "flush", "ref",
+                        });
+    CHECK(device.flushes == device.timed_calls);
+    CHECK(t->l2_flushed);
+  }
+
+  TEST_CASE("does not flush when disabled") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    auto t = time_interleaved(device, options(1, 3, 3, 0, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(device.flushes == 0);
+    CHECK(device.timed_calls == 6);
+    CHECK_FALSE(t->l2_flushed);
+  }
+
+  TEST_CASE("stops at min_trials once the target time is spent") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    // Each trial spends 3 ms of host time; a 1 ms target is spent after the first.
+    auto t = time_interleaved(device, options(0, 5, 100, 0.001, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(t->reference.trials == 5);
+    CHECK(t->candidate.trials == 5);
+  }
+
+  TEST_CASE("keeps going past min_trials until the target time is spent") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    // 3 ms a trial: 29.5 ms are spent after 10 trials.
+    auto t = time_interleaved(device, options(0, 2, 100, 0.0295, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(t->reference.trials == 10);
+    CHECK(t->candidate.trials == 10);
+  }
+
+  TEST_CASE("stops at max_trials even when the target time is not spent") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    auto t = time_interleaved(device, options(0, 2, 7, 1000, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(t->reference.trials == 7);
+    CHECK(t->candidate.trials == 7);
+    CHECK(device.timed_calls == 14);
+  }
+
+  TEST_CASE("runs no warm-up calls when warmup is 0") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    auto t = time_interleaved(device, options(0, 1, 1, 0, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(device.log == std::vector<std::string>{"sync", "ref", "cand"});
+  }
+
+  TEST_CASE("speedup is the reference median over the candidate median") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(3)}, {"cand", host_and_stream(1.5)}};
+    auto t = time_interleaved(device, options(1, 4, 4, 0, true), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(t->reference.median_ms == 3);
+    CHECK(t->candidate.median_ms == 1.5);
+    CHECK(t->speedup == doctest::Approx(2.0));
+    CHECK(t->reference.host_median_ms == 3);
+    CHECK(t->clock == "fake_clock");
+    CHECK_FALSE(t->device_wide);
+  }
+
+  TEST_CASE("uses device-wide times for a side that leaves work on other streams") {
+    FakeDevice device;
+    device.times = {{"ref", CallTime{2.0, 2.1, 2.02}}, {"cand", CallTime{0.1, 4.0, 4.05}}};
+    auto t = time_interleaved(device, options(0, 3, 3, 0, false), device.call("ref"),
+                              device.call("cand"));
+    REQUIRE(t.ok());
+    CHECK(t->device_wide);
+    CHECK(t->reference.median_ms == 2.0);   // stream times: host agrees
+    CHECK(t->candidate.median_ms == 4.0);   // device-wide, not the 0.1 ms of its stream
+    CHECK(t->candidate.host_median_ms == 4.05);
+    CHECK(t->speedup == doctest::Approx(0.5));
+  }
+
+  TEST_CASE("a failing call ends timing with its error") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    int calls = 0;
+    auto failing = [&]() -> base::Status {
+      device.log.push_back("cand");
+      if (++calls == 3) return base::Error{"illegal memory access"};
+      return {};
+    };
+    auto t = time_interleaved(device, options(1, 5, 5, 0, false), device.call("ref"), failing);
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().message == "illegal memory access");
+    CHECK(calls == 3);
+  }
+
+  TEST_CASE("a failing warm-up call ends timing before any trial") {
+    FakeDevice device;
+    device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
+    auto failing = []() -> base::Status { return base::Error{"launch failed"}; };
+    auto t = time_interleaved(device, options(2, 5, 5, 0, true), failing, device.call("cand"));
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().message == "launch failed");
+    CHECK(device.timed_calls == 0);
+    CHECK(calls_only(device.log).empty());
+  }
+}
