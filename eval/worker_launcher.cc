@@ -78,6 +78,9 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job) {
   job.progress_path = (fs::path(dir) / "progress.log").string();
   std::string job_path = (fs::path(dir) / "job.json").string();
   TRY(base::write_file(job_path, to_json(job).dump(2)));
+  // The worker deletes job.json before the candidate runs; a kept folder keeps
+  // a copy so the job can be rerun by hand (refinery-worker job.kept.json).
+  if (options_.keep_job_dirs) TRY(base::write_file(dir + "/job.kept.json", to_json(job).dump(2)));
 
   base::SpawnOptions o;
   o.argv = {options_.worker_path, job_path};

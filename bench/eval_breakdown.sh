@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Figures for one `refinery eval` on a GPU host: where the wall time goes
+# (cold cache, then a new candidate with the reference cached, then all
+# cached), the spread of speedup over repeated evaluations of one correct
+# candidate, and the candidate's median against ncu's gpu__time_duration.sum.
+#
+#   bench/eval_breakdown.sh [BUILD_DIR]      (default build-gpu)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build-gpu}
+cache=$(mktemp -d /tmp/refinery-bench-XXXXXX)
+cand=tests/fixtures/candidates/relu_cuda_correct.cu
+variant=$cache/relu_variant.cu
+results=$cache/results.jsonl
+
+eval_json() {  # label candidate [extra flags]
+  local label=$1 file=$2
+  shift 2
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$bin/refinery" eval --problem level1/19 --candidate "$file" --backend cuda --size full \
+    --json --cache-dir "$cache" "$@" > "$cache/out.json"
+  t1=$(date +%s.%N)
+  python3 - "$label" "$t0" "$t1" "$cache/out.json" >> "$results" <<'PY'
+import json, sys
+label, t0, t1, path = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+j = json.load(open(path))
+j["label"], j["wall_s"] = label, t1 - t0
+print(json.dumps(j))
+PY
+}
+
+eval_json cold "$cand"
+{ echo "// variant: same kernel, new text, so the candidate compile misses the cache"; cat "$cand"; } > "$variant"
+eval_json new-candidate "$variant"
+eval_json cached "$cand"
+for i in 1 2 3 4 5; do eval_json "repeat$i" "$cand"; done
+# One more, kept, so that ncu can replay the same job on the worker alone.
+eval_json kept "$cand" --keep --timing-trials 20
+
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print("%-14s %-8s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s" % (
+    "run", "status", "wall_s", "compile", "worker", "init", "inputs", "correct", "timing",
+    "cand_ms", "ref_ms", "speedup"))
+for r in rows:
+    p = r["phases_ms"]
+    g = lambda k: p.get(k, 0) / 1000
+    print("%-14s %-8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.4f %9.4f %8.4f" % (
+        r["label"], r["status"], r["wall_s"], g("compile"), g("worker_wall"), g("device_init"),
+        g("inputs"), g("correctness"), g("timing"), r["candidate_ms"] or 0, r["reference_ms"] or 0,
+        r["speedup"] or 0))
+    if r["label"] in ("cold", "new-candidate"):
+        print("   candidate compile %.2f s (cached: %s)" % (r["compile"]["seconds"], r["compile"]["cached"]))
+sp = [r["speedup"] for r in rows if r["label"].startswith("repeat")]
+med = statistics.median(sp)
+print("speedup over 5 evaluations: median %.4f, min %.4f, max %.4f, max deviation from median %.2f%%" % (
+    med, min(sp), max(sp), 100 * max(abs(s - med) for s in sp) / med))
+PY
+
+job=$(ls -d "$cache"/jobs/job-* | tail -1)
+if command -v ncu >/dev/null && [ -f "$job/job.kept.json" ]; then
+  ncu --clock-control none --metrics gpu__time_duration.sum -k regex:'relu_vec4|clamp|relu' \
+    --csv "$bin/refinery-worker" "$job/job.kept.json" > "$cache/ncu.csv" 2> "$cache/ncu.err" || true
+  python3 - "$cache/ncu.csv" "$job/result.json" <<'PY'
+import csv, json, statistics, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+by = {}
+for r in rows:
+    if r.get("Metric Name") == "gpu__time_duration.sum":
+        unit = r["Metric Unit"]
+        v = float(r["Metric Value"].replace(",", ""))
+        v = v / 1e6 if unit == "nsecond" else v / 1e3 if unit == "usecond" else v
+        name = "candidate" if "relu_vec4" in r["Kernel Name"] else "reference"
+        by.setdefault(name, []).append(v)
+res = json.load(open(sys.argv[2]))["timing"]
+for side in ("candidate", "reference"):
+    if side in by:
+        m = statistics.median(by[side])
+        ours = res[side]["median_ms"]
+        print("%-9s ncu gpu__time_duration.sum median %.4f ms over %d launches; refinery median %.4f ms; refinery/ncu %.4f" % (
+            side, m, len(by[side]), ours, ours / m))
+PY
+else
+  echo "ncu or the kept job is missing; skipping the ncu comparison"
+fi
