@@ -61,26 +61,25 @@ PY
 
 job=$(ls -d "$cache"/jobs/job-* | tail -1)
 if command -v ncu >/dev/null && [ -f "$job/job.kept.json" ]; then
-  ncu --clock-control none --metrics gpu__time_duration.sum -k regex:'relu_vec4|clamp|relu' \
-    --csv "$bin/refinery-worker" "$job/job.kept.json" > "$cache/ncu.csv" 2> "$cache/ncu.err" || true
+  ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+    "$bin/refinery-worker" "$job/job.kept.json" > "$cache/ncu.csv" 2> "$cache/ncu.err" || tail -5 "$cache/ncu.err"
   python3 - "$cache/ncu.csv" "$job/result.json" <<'PY'
 import csv, json, statistics, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('"'))]
 by = {}
 for r in rows:
-    if r.get("Metric Name") == "gpu__time_duration.sum":
-        unit = r["Metric Unit"]
-        v = float(r["Metric Value"].replace(",", ""))
-        v = v / 1e6 if unit == "nsecond" else v / 1e3 if unit == "usecond" else v
-        name = "candidate" if "relu_vec4" in r["Kernel Name"] else "reference"
-        by.setdefault(name, []).append(v)
+    if r.get("Metric Name") != "gpu__time_duration.sum":
+        continue
+    unit, v = r["Metric Unit"], float(r["Metric Value"].replace(",", ""))
+    v = v / 1e6 if unit == "nsecond" else v / 1e3 if unit == "usecond" else v
+    by.setdefault(r["Kernel Name"][:110], []).append(v)
+print("ncu gpu__time_duration.sum by kernel (ms): count, median")
+for name, vs in sorted(by.items(), key=lambda kv: -sum(kv[1])):
+    print("  %4d %10.4f  %s" % (len(vs), statistics.median(vs), name))
 res = json.load(open(sys.argv[2]))["timing"]
-for side in ("candidate", "reference"):
-    if side in by:
-        m = statistics.median(by[side])
-        ours = res[side]["median_ms"]
-        print("%-9s ncu gpu__time_duration.sum median %.4f ms over %d launches; refinery median %.4f ms; refinery/ncu %.4f" % (
-            side, m, len(by[side]), ours, ours / m))
+print("refinery medians: candidate %.4f ms, reference %.4f ms (%d and %d trials)" % (
+    res["candidate"]["median_ms"], res["reference"]["median_ms"], res["candidate"]["trials"],
+    res["reference"]["trials"]))
 PY
 else
   echo "ncu or the kept job is missing; skipping the ncu comparison"
