@@ -71,7 +71,7 @@ for r in rows:
     if r.get("Metric Name") != "gpu__time_duration.sum":
         continue
     unit, v = r["Metric Unit"], float(r["Metric Value"].replace(",", ""))
-    v = v / 1e6 if unit == "nsecond" else v / 1e3 if unit == "usecond" else v
+    v = v * {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3}.get(unit, 1.0)  # to ms
     by.setdefault(r["Kernel Name"][:110], []).append(v)
 print("ncu gpu__time_duration.sum by kernel (ms): count, median")
 for name, vs in sorted(by.items(), key=lambda kv: -sum(kv[1])):
