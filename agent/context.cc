@@ -1,5 +1,7 @@
 #include "agent/context.h"
 
+#include <unistd.h>
+
 #include <thread>
 
 #include "base/fs.h"
@@ -95,6 +97,12 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   lo.scratch_dir = co.cache_dir + "/jobs";
   lo.timeout_seconds = timeout;
   lo.keep_job_dirs = args.has("keep");
+  if (s.backend == eval::Backend::cpu) {
+    // A runaway candidate fails alone instead of waking the OOM killer; CUDA
+    // reserves vast address space, so the cuda backend gets no such cap.
+    uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    lo.memory_limit_bytes = physical / 4 * 3;
+  }
   ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->runner);
   ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher);
   return ctx;

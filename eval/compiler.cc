@@ -12,6 +12,7 @@
 #include "build_info.h"
 #include "base/sha256.h"
 #include "base/text.h"
+#include "eval/nvcc_split.h"
 
 namespace eval {
 namespace fs = std::filesystem;
@@ -196,7 +197,18 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   o.timeout_seconds = options_.timeout_seconds;
   o.output_cap_bytes = 256 << 10;
   auto start = std::chrono::steady_clock::now();
-  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  const std::string nvcc_tmp = (fs::path(tmp) / "nvcc-tmp").string();
+  if (use_nvcc) {
+    // nvcc's temporary files go in a folder of this compile's own, removed after.
+    fs::create_directories(nvcc_tmp);
+    std::erase_if(o.env, [](const std::string& kv) { return base::starts_with(kv, "TMPDIR="); });
+    o.env.push_back("TMPDIR=" + nvcc_tmp);
+  }
+  TRY_ASSIGN(base::ProcessResult r, use_nvcc ? run_nvcc_split(runner_, o, key) : runner_.run(o));
+  if (use_nvcc) {
+    std::error_code ignored;
+    fs::remove_all(nvcc_tmp, ignored);
+  }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.ok = r.exited_ok();
   out.log = (note.empty() ? "" : note + "\n") + r.out + r.err;

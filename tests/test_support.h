@@ -26,7 +26,7 @@ inline std::string cache_dir() { return std::string(REFINERY_TEST_CACHE); }
 // Real services for one backend, with short timing so tests stay quick.
 struct RealEvaluator {
   explicit RealEvaluator(eval::Backend backend, double timeout_seconds = 60,
-                         const std::string& cuda_arch = "90a") {
+                         const std::string& cuda_arch = "90a", uint64_t memory_limit_bytes = 0) {
     eval::CompileOptions co;
     co.cache_dir = cache_dir();
     co.cuda_arch = cuda_arch;
@@ -35,6 +35,7 @@ struct RealEvaluator {
     lo.worker_path = REFINERY_WORKER_PATH;
     lo.scratch_dir = cache_dir() + "/jobs";
     lo.timeout_seconds = timeout_seconds;
+    lo.memory_limit_bytes = memory_limit_bytes;
     launcher = std::make_unique<eval::WorkerLauncher>(lo, runner);
     evaluator = std::make_unique<eval::Evaluator>(*compiler, *launcher);
     settings.backend = backend;

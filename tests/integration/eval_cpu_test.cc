@@ -37,6 +37,8 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.versions.value("libtorch", "") != "");
     CHECK(o.phases_ms.contains("compile"));
     CHECK(o.phases_ms.contains("timing"));
+    // As root (CI, containers) a new network namespace is always possible.
+    if (geteuid() == 0) CHECK(o.network_isolated);
   }
 
   TEST_CASE("a wrong candidate is a mismatch with the first differing elements") {
@@ -125,6 +127,14 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.stdout_tail.size() < 16 * 1024);
     CHECK(o.stdout_tail.find("bytes omitted") != std::string::npos);
     CHECK(o.stdout_tail.find("[stdout: 67108864 bytes in all]") != std::string::npos);
+  }
+
+  TEST_CASE("a candidate that eats memory fails alone, under the address-space cap") {
+    test_support::RealEvaluator capped(eval::Backend::cpu, 60, "90a", uint64_t{6} << 30);
+    auto o = capped.run("level1/19", fixture("relu_memory_hog.cpp"));
+    // The allocator's failure surfaces as an exception; a kill would be a crash. Either way, a verdict.
+    CHECK((o.status == Status::runtime_error || o.status == Status::crashed));
+    if (o.status == Status::runtime_error) CHECK(o.message.find("alloc") != std::string::npos);
   }
 
   TEST_CASE("changing an input is rejected") {
