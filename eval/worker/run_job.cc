@@ -45,17 +45,19 @@ base::Result<Entry> load(const std::string& path, const char* what) {
   return reinterpret_cast<Entry>(symbol);
 }
 
+// Calls an entry point; its outputs land in `out`.
+base::Status invoke(Entry entry, const std::vector<at::Tensor>& in, std::vector<at::Tensor>& out) {
+  out.clear();
+  char error[4096] = {0};
+  at::NoGradGuard no_grad;
+  if (entry(&in, &out, error, sizeof error) != 0) return base::Error{error[0] ? error : "forward failed"};
+  return {};
+}
+
 // Calls an entry point, then synchronises so asynchronous faults surface here.
 base::Status call(Entry entry, Device& device, const std::vector<at::Tensor>& in,
                   std::vector<at::Tensor>& out) {
-  out.clear();
-  char error[4096] = {0};
-  int rc;
-  {
-    at::NoGradGuard no_grad;
-    rc = entry(&in, &out, error, sizeof error);
-  }
-  if (rc != 0) return base::Error{error[0] ? error : "forward failed"};
+  TRY(invoke(entry, in, out));
   return device.synchronize();
 }
 
@@ -158,21 +160,10 @@ Outcome run_job(const WorkerJob& job) {
   auto timing = time_interleaved(
       device, job.timing,
       [&]() -> base::Status {
-        std::vector<at::Tensor> out;
-        char error[4096] = {0};
-        at::NoGradGuard no_grad;
-        if ((*reference)(&inputs, &out, error, sizeof error) != 0)
-          return base::Error{std::string("the reference failed: ") + error};
-        return {};
+        auto s = invoke(*reference, inputs, scratch);
+        return s ? s : base::Error{"the reference failed: " + s.error().message};
       },
-      [&]() -> base::Status {
-        std::vector<at::Tensor> out;
-        char error[4096] = {0};
-        at::NoGradGuard no_grad;
-        if ((*candidate)(&candidate_inputs, &out, error, sizeof error) != 0)
-          return base::Error{error};
-        return {};
-      });
+      [&]() { return invoke(*candidate, candidate_inputs, scratch); });
   if (!timing) return finish(Status::runtime_error, "during timing: " + timing.error().message);
   if (auto s = device.synchronize(); !s) return finish(Status::runtime_error, s.error().message);
   if (auto m = check_unchanged(candidate_inputs, inputs, names))
