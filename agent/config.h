@@ -1,0 +1,77 @@
+// An experiment's config: the YAML a researcher writes, decoded into typed
+// structs. Every key is in one table per section; an unknown key, a wrong
+// type or a missing required field is an error with file:line:col, the line,
+// a caret and, for a misspelt key, the closest known one. Defaults are written
+// beside each field. Plain data once loaded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace agent {
+
+struct Price {
+  double input = 0;         // USD per million input tokens
+  double cached_input = 0;  // USD per million cached input tokens
+  double output = 0;        // USD per million output tokens (reasoning included)
+};
+
+struct ModelConfig {
+  std::string name;               // required: the arm's label
+  std::string provider;           // required: openai | openai-responses | anthropic | replay
+  std::string model;              // required except for replay: the API's model name
+  std::string base_url;           // default: the provider's public endpoint
+  std::string api_key_env;        // default: OPENAI_API_KEY / ANTHROPIC_API_KEY; none for replay
+  std::optional<double> temperature;
+  std::optional<double> top_p;
+  int max_output_tokens = 16384;
+  std::string reasoning_effort;   // openai: low | medium | high; empty = provider default
+  int thinking_budget = 0;        // anthropic: extended thinking tokens; 0 = off
+  Price price;
+  int concurrency = 4;            // requests in flight to this model
+  double request_timeout = 900;   // seconds; long enough for reasoning models
+  std::string replay_from;        // replay: a responses file or a finished run folder
+};
+
+struct StrategyConfig {
+  std::string name;               // required: the arm's label
+  std::string kind;               // required: single_shot | refine | best_of_k_refine
+  int samples = 1;                // independent chains per problem (K)
+  int turns = 1;                  // turns per chain (T); 1 for single_shot
+  std::vector<std::string> feedback = {"compile", "correctness", "timing"};  // also: profile
+  std::string history = "full";   // full | last: what earlier turns the prompt carries
+  int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
+};
+
+struct ProblemSelection {
+  std::vector<std::string> ids;   // level1/19, names or folders
+  std::vector<int> levels;        // every problem of these levels
+  std::string size = "full";      // full | small
+};
+
+struct EvalConfig {
+  std::string backend = "auto";   // auto | cpu | cuda
+  int trials = 5;
+  std::optional<double> atol, rtol;
+  double timeout = 300;           // seconds per evaluation
+  int timing_trials = 100;
+};
+
+struct Config {
+  std::string path;
+  std::string name;               // default: the file's stem
+  uint64_t seed = 0;              // 0: random per campaign, recorded
+  ProblemSelection problems;
+  std::vector<ModelConfig> models;
+  std::vector<StrategyConfig> strategies;
+  EvalConfig eval;
+  std::vector<double> thresholds = {0, 0.5, 0.8, 1, 1.5, 2};
+};
+
+base::Result<Config> load_config(const std::string& path);
+base::Result<Config> parse_config(const std::string& text, const std::string& display_name);
+
+}  // namespace agent
