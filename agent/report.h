@@ -1,0 +1,46 @@
+// fast_p and the other per-turn figures of a campaign, computed from its
+// attempt records. Pure arithmetic over records; no I/O.
+//
+// Definitions (as in the KernelBench paper, extended to chains and turns):
+//   - A chain is one (model, strategy, problem, sample); its value at turn t is
+//     its best correct attempt with turn <= t (the highest speedup), or none.
+//   - fast_p at turn t: the share of (problem, sample) chains whose value has
+//     speedup > p, averaged over samples; every selected problem counts in the
+//     denominator, so failures and missing attempts count as not fast.
+//   - fast_p@k at turn t: the share of problems for which any of the k chains
+//     has speedup > p (best of k).
+//   - correct rate at turn t: fast_0 with "correct" in place of "speedup > 0".
+//   - geomean speedup at turn t: the geometric mean of the chains' values over
+//     the chains that have one.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace agent {
+
+struct AttemptSummary {
+  std::string problem;
+  int sample = 0;
+  int turn = 1;           // 1-based
+  bool correct = false;
+  double speedup = 0;     // meaningful when correct
+};
+
+struct TurnFigures {
+  int turn = 0;
+  std::vector<double> fast_p;       // one per threshold
+  std::vector<double> fast_p_at_k;  // one per threshold
+  double correct_rate = 0;          // chains with a correct attempt so far, over all chains
+  double geomean_speedup = 0;       // over chains with a correct attempt; 0 when none
+  int chains_with_correct = 0;
+};
+
+// Figures for turns 1..turns of one arm. `problems` is every selected problem
+// (the denominator), `samples` the chains per problem.
+std::vector<TurnFigures> compute_turns(const std::vector<AttemptSummary>& attempts,
+                                       const std::vector<std::string>& problems, int samples,
+                                       int turns, const std::vector<double>& thresholds);
+
+}  // namespace agent

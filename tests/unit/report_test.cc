@@ -1,0 +1,58 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "agent/report.h"
+
+using agent::AttemptSummary;
+using agent::compute_turns;
+
+namespace {
+AttemptSummary correct(const std::string& p, int sample, int turn, double speedup) {
+  return {p, sample, turn, true, speedup};
+}
+AttemptSummary failed(const std::string& p, int sample, int turn) { return {p, sample, turn, false, 0}; }
+}  // namespace
+
+TEST_SUITE("agent::report") {
+  TEST_CASE("fast_p counts every selected problem in the denominator") {
+    // Four problems, one chain each, one turn: a 2x kernel, a 0.9x kernel, a failure, nothing.
+    std::vector<AttemptSummary> attempts = {correct("a", 0, 1, 2.0), correct("b", 0, 1, 0.9), failed("c", 0, 1)};
+    auto f = compute_turns(attempts, {"a", "b", "c", "d"}, 1, 1, {0, 1, 1.5, 2});
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].fast_p == std::vector<double>{0.5, 0.25, 0.25, 0.0});  // speedup > 2 is strict
+    CHECK(f[0].correct_rate == 0.5);
+    CHECK(f[0].geomean_speedup == doctest::Approx(std::sqrt(2.0 * 0.9)));
+  }
+
+  TEST_CASE("a chain keeps its best correct attempt from earlier turns") {
+    std::vector<AttemptSummary> attempts = {
+        failed("a", 0, 1), correct("a", 0, 2, 1.2), correct("a", 0, 3, 0.8),  // regresses at turn 3
+        correct("b", 0, 1, 0.5), failed("b", 0, 2), correct("b", 0, 3, 3.0)};
+    auto f = compute_turns(attempts, {"a", "b"}, 1, 3, {1.0});
+    REQUIRE(f.size() == 3);
+    CHECK(f[0].fast_p[0] == 0.0);
+    CHECK(f[0].correct_rate == 0.5);
+    CHECK(f[1].fast_p[0] == 0.5);
+    CHECK(f[1].correct_rate == 1.0);
+    CHECK(f[2].fast_p[0] == 1.0);
+    CHECK(f[2].geomean_speedup == doctest::Approx(std::sqrt(1.2 * 3.0)));
+  }
+
+  TEST_CASE("with k samples, fast_p averages over chains and fast_p@k takes the best") {
+    std::vector<AttemptSummary> attempts = {correct("a", 0, 1, 1.5), correct("a", 1, 1, 0.7),
+                                            correct("b", 1, 1, 1.1), failed("b", 0, 1)};
+    auto f = compute_turns(attempts, {"a", "b"}, 2, 1, {1.0});
+    CHECK(f[0].fast_p[0] == 0.5);       // 2 of 4 chains
+    CHECK(f[0].fast_p_at_k[0] == 1.0);  // both problems, by some chain
+    CHECK(f[0].correct_rate == 0.75);
+  }
+
+  TEST_CASE("attempts outside the selection or the sample range do not count") {
+    std::vector<AttemptSummary> attempts = {correct("zzz", 0, 1, 9.0), correct("a", 5, 1, 9.0)};
+    auto f = compute_turns(attempts, {"a"}, 1, 1, {1.0});
+    CHECK(f[0].fast_p[0] == 0.0);
+    CHECK(f[0].chains_with_correct == 0);
+    CHECK(f[0].geomean_speedup == 0.0);
+  }
+}
