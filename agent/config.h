@@ -5,6 +5,7 @@
 // beside each field. Plain data once loaded.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
