@@ -9,6 +9,7 @@
 // once loaded and safe to share between threads.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
