@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "agent/run_store.h"
+#include "base/fs.h"
+
+namespace fs = std::filesystem;
+using agent::AttemptKey;
+using agent::RunStore;
+
+namespace {
+struct TempDir {
+  TempDir() : path(*base::make_temp_dir(fs::temp_directory_path().string(), "refinery-run")) {}
+  ~TempDir() { fs::remove_all(path); }
+  std::string path;
+};
+const AttemptKey kFirst{"gpt", "refine", "level1/19", 0, 1};
+const AttemptKey kSecond{"gpt", "refine", "level1/19", 0, 2};
+}  // namespace
+
+TEST_SUITE("agent::RunStore") {
+  TEST_CASE("records survive reopening, in the order they finished") {
+    TempDir dir;
+    {
+      auto store = RunStore::open(dir.path, "name: a\n", false);
+      REQUIRE(store.ok());
+      CHECK(store->record_response(kFirst, {{"text", "```cpp\n...```"}}).ok());
+      CHECK(store->record_attempt(kSecond, {{"status", "mismatch"}}).ok());
+      CHECK(store->record_attempt(kFirst, {{"status", "correct"}, {"speedup", 1.5}}).ok());
+    }
+    auto store = RunStore::open(dir.path, "name: a\n", false);
+    REQUIRE(store.ok());
+    CHECK(store->warnings().empty());
+    REQUIRE(store->response(kFirst).has_value());
+    CHECK((*store->response(kFirst))["text"] == "```cpp\n...```");
+    CHECK_FALSE(store->response(kSecond).has_value());
+    auto all = store->attempts();
+    REQUIRE(all.size() == 2);
+    CHECK(all[0]["key"] == "gpt/refine/level1/19/s0/t2");
+    CHECK(all[1]["speedup"] == 1.5);
+    CHECK(all[1]["turn"] == 1);
+    CHECK(all[1]["problem"] == "level1/19");
+  }
+
+  TEST_CASE("an attempt is recorded once") {
+    TempDir dir;
+    auto store = RunStore::open(dir.path, "x", false);
+    REQUIRE(store.ok());
+    REQUIRE(store->record_attempt(kFirst, {{"status", "correct"}}).ok());
+    auto again = store->record_attempt(kFirst, {{"status", "correct"}});
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.error().message == "attempt gpt/refine/level1/19/s0/t1 is already recorded");
+  }
+
+  TEST_CASE("another config is refused unless forced, and the old one is kept") {
+    TempDir dir;
+    REQUIRE(RunStore::open(dir.path, "seed: 1\n", false).ok());
+    auto refused = RunStore::open(dir.path, "seed: 2\n", false);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message == dir.path + ": this run folder was started with another config (" + dir.path +
+                                         "/config.yaml); use another --out, or --force to continue it with the new one");
+    REQUIRE(RunStore::open(dir.path, "seed: 2\n", true).ok());
+    CHECK(*base::read_file(dir.path + "/config.yaml") == "seed: 2\n");
+    CHECK(*base::read_file(dir.path + "/config.yaml.1") == "seed: 1\n");
+  }
+
+  TEST_CASE("a torn last line and duplicates are skipped with a warning, nothing else lost") {
+    TempDir dir;
+    {
+      auto store = RunStore::open(dir.path, "x", false);
+      REQUIRE(store.ok());
+      REQUIRE(store->record_attempt(kFirst, {{"status", "correct"}}).ok());
+    }
+    std::ofstream(dir.path + "/attempts.jsonl", std::ios::app)
+        << "{\"key\":\"gpt/refine/level1/19/s0/t1\",\"status\":\"mismatch\"}\n{\"key\":\"gpt/ref";
+    auto store = RunStore::open(dir.path, "x", false);
+    REQUIRE(store.ok());
+    REQUIRE(store->warnings().size() == 2);
+    CHECK(store->warnings()[0] == "attempts.jsonl:2: duplicate of gpt/refine/level1/19/s0/t1 ignored");
+    CHECK(store->warnings()[1] == "attempts.jsonl:3: unreadable line skipped (torn by an interrupted write)");
+    REQUIRE(store->attempts().size() == 1);
+    CHECK(store->attempts()[0]["status"] == "correct");
+  }
+
+  TEST_CASE("artifact folders follow the attempt's key") {
+    TempDir dir;
+    auto store = RunStore::open(dir.path, "x", false);
+    REQUIRE(store.ok());
+    auto p = store->artifact_dir(kSecond);
+    REQUIRE(p.ok());
+    CHECK(*p == dir.path + "/attempts/gpt/refine/level1/19/s0/t2");
+    CHECK(fs::is_directory(*p));
+  }
+}
