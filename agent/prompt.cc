@@ -1,0 +1,171 @@
+#include "agent/prompt.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/fs.h"
+#include "base/text.h"
+#include "build_info.h"
+
+namespace agent {
+namespace fs = std::filesystem;
+using base::Error;
+using base::Result;
+
+std::string default_prompts_dir() {
+  if (const char* p = std::getenv("REFINERY_PROMPTS"); p && *p) return p;
+  return std::string(REFINERY_SOURCE_DIR) + "/prompts";
+}
+
+Result<PromptTemplates> PromptTemplates::load(const std::string& dir) {
+  PromptTemplates t;
+  t.dir_ = dir;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".txt") continue;
+    TRY_ASSIGN(std::string text, base::read_file(entry.path().string()));
+    t.texts_[entry.path().stem().string()] = text;
+  }
+  if (ec) return Error{dir + ": cannot read prompt templates: " + ec.message()};
+  if (t.texts_.empty()) return Error{dir + ": no prompt templates (*.txt)"};
+  return t;
+}
+
+Result<std::string> PromptTemplates::render(const std::string& name, const Values& values) const {
+  auto it = texts_.find(name);
+  if (it == texts_.end()) return Error{dir_ + ": no template " + name + ".txt"};
+  return fill(it->second, values, dir_ + "/" + name + ".txt");
+}
+
+Result<std::string> fill(const std::string& text, const Values& values, const std::string& where) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t open = text.find("{{", pos);
+    if (open == std::string::npos) break;
+    size_t close = text.find("}}", open);
+    if (close == std::string::npos) break;
+    std::string key = text.substr(open + 2, close - open - 2);
+    auto it = values.find(key);
+    if (it == values.end()) {
+      int line = 1;
+      for (size_t i = 0; i < open; ++i) line += text[i] == '\n';
+      return Error{where + ":" + std::to_string(line) + ": no value for {{" + key + "}}"};
+    }
+    out += text.substr(pos, open - pos) + it->second;
+    pos = close + 2;
+  }
+  return out + text.substr(pos);
+}
+
+Values first_turn_values(const eval::Problem& problem, const std::string& size, const Target& target,
+                         const eval::Tolerance& tolerance, const std::string& reference_source) {
+  Values v;
+  v["problem_id"] = problem.id;
+  v["problem_title"] = problem.title.empty() ? problem.name : problem.title;
+  v["reference_source"] = base::trim(reference_source);
+  v["size"] = size;
+  std::string table = "| argument | kind | dtype | shape or value |\n|---|---|---|---|\n";
+  auto resolved = eval::resolve_inputs(problem, size);
+  for (size_t i = 0; i < problem.inputs.size(); ++i) {
+    const auto& in = problem.inputs[i];
+    std::string shape;
+    if (in.is_scalar) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", in.scalar_value);
+      shape = buf;
+    } else if (resolved) {
+      std::vector<std::string> dims;
+      for (auto d : (*resolved)[i].shape) dims.push_back(std::to_string(d));
+      shape = "[" + base::join(dims, ", ") + "]";
+    }
+    table += "| `" + in.name + "` | " + (in.is_scalar ? "scalar" : in.is_weight ? "weight" : "tensor") + " | " +
+             eval::to_string(in.dtype) + " | " + shape + " |\n";
+  }
+  v["input_table"] = base::trim(table);
+  v["backend"] = target.backend;
+  v["hardware"] = target.hardware;
+  v["compiler"] = target.compiler;
+  v["libtorch_version"] = target.libtorch_version;
+  v["file_name"] = target.backend == "cuda" ? "candidate.cu" : "candidate.cpp";
+  v["language"] = target.backend == "cuda" ? "CUDA C++" : "C++";
+  v["signature"] = "forward(" + eval::forward_parameters(problem) + ")";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", tolerance.atol);
+  v["atol"] = buf;
+  std::snprintf(buf, sizeof buf, "%g", tolerance.rtol);
+  v["rtol"] = buf;
+  return v;
+}
+
+std::string trim_compile_log(const std::string& log, size_t budget_bytes) {
+  size_t first_error = log.find("error");
+  size_t start = first_error == std::string::npos ? 0 : log.rfind('\n', first_error);
+  start = start == std::string::npos ? 0 : start + 1;
+  std::string tail = log.substr(start);
+  if (tail.size() <= budget_bytes) return base::trim(tail);
+  size_t cut = tail.rfind('\n', budget_bytes);
+  return tail.substr(0, cut == std::string::npos ? budget_bytes : cut) + "\n[... " +
+         std::to_string(tail.size() - (cut == std::string::npos ? budget_bytes : cut)) + " more bytes of compiler output]";
+}
+
+Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& o,
+                                    const std::vector<std::string>& kinds, int turn, size_t budget_bytes) {
+  using eval::Status;
+  auto wants = [&](const char* kind) {
+    for (const auto& k : kinds)
+      if (k == kind) return true;
+    return false;
+  };
+  TRY_ASSIGN(std::string out, templates.render("feedback_intro", {{"turn", std::to_string(turn)},
+                                                                  {"status", eval::to_string(o.status)},
+                                                                  {"message", o.message}}));
+  if (o.status == Status::compile_error && wants("compile") && o.compile) {
+    TRY_ASSIGN(std::string s, templates.render("feedback_compile",
+                                               {{"compile_log", trim_compile_log(o.compile->log, budget_bytes)}}));
+    out += "\n" + s;
+  }
+  if ((o.status == Status::runtime_error || o.status == Status::crashed || o.status == Status::timeout) &&
+      wants("correctness")) {
+    std::string error = o.message;
+    std::string tail = base::last_lines(o.stderr_tail, 10);
+    if (!tail.empty()) error += "\n" + tail;
+    TRY_ASSIGN(std::string s, templates.render("feedback_runtime", {{"error", base::head_and_tail(error, budget_bytes)}}));
+    out += "\n" + s;
+  }
+  if (o.status == Status::mismatch && wants("correctness")) {
+    std::string lines;
+    for (const auto& d : o.trials) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "- trial %d, output %d: %lld of %lld elements differ (%.2f%%), max abs diff %.4g, max rel diff %.4g%s\n",
+                    d.trial, d.output, static_cast<long long>(d.mismatches), static_cast<long long>(d.elements),
+                    d.elements ? 100.0 * d.mismatches / d.elements : 0.0, d.max_abs, d.max_rel,
+                    d.nonfinite ? "; NaN or Inf where the reference has none" : "");
+      lines += buf;
+      for (const auto& m : d.first) {
+        std::vector<std::string> idx;
+        for (auto i : m.index) idx.push_back(std::to_string(i));
+        std::snprintf(buf, sizeof buf, "  - at [%s]: expected %.6g, got %.6g\n", base::join(idx, ", ").c_str(),
+                      m.expected, m.actual);
+        lines += buf;
+      }
+    }
+    TRY_ASSIGN(std::string s, templates.render("feedback_correctness",
+                                               {{"trial_lines", base::head_and_tail(base::trim(lines), budget_bytes)}}));
+    out += "\n" + s;
+  }
+  if (o.status == Status::correct && wants("timing") && o.timing) {
+    char speedup[32];
+    std::snprintf(speedup, sizeof speedup, "%.3fx", o.timing->speedup);
+    TRY_ASSIGN(std::string s, templates.render("feedback_timing",
+                                               {{"candidate_ms", base::format_ms(o.timing->candidate.median_ms)},
+                                                {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
+                                                {"speedup", speedup}}));
+    out += "\n" + s;
+  }
+  TRY_ASSIGN(std::string outro, templates.render("feedback_outro", {}));
+  return out + "\n" + outro;
+}
+
+}  // namespace agent

@@ -1,0 +1,57 @@
+// Prompts: templates in prompts/*.txt with {{name}} placeholders, filled from
+// a problem, a target and an evaluation outcome. The text lives in the
+// templates; this code only computes the values. A placeholder without a
+// value is an error naming the template and line, so a template edit cannot
+// silently send "{{reference_source}}" to a model. Pure once loaded.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "eval/outcome.h"
+#include "eval/problem.h"
+
+namespace agent {
+
+using Values = std::map<std::string, std::string>;
+
+class PromptTemplates {
+ public:
+  // Reads every *.txt in dir.
+  static base::Result<PromptTemplates> load(const std::string& dir);
+  base::Result<std::string> render(const std::string& name, const Values& values) const;
+
+ private:
+  std::string dir_;
+  std::map<std::string, std::string> texts_;
+};
+
+// Replaces {{key}} with values[key]; `where` names the template in errors.
+base::Result<std::string> fill(const std::string& text, const Values& values, const std::string& where);
+
+struct Target {
+  std::string backend;           // cpu | cuda
+  std::string hardware;          // "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s" or the CPU
+  std::string compiler;          // "nvcc 13.0 (sm_90a)"
+  std::string libtorch_version;
+};
+
+Values first_turn_values(const eval::Problem& problem, const std::string& size, const Target& target,
+                         const eval::Tolerance& tolerance, const std::string& reference_source);
+
+// The feedback message for one outcome: an intro, then a section per kind in
+// `kinds` that applies (compile, correctness, timing), then the outro. The
+// compile log and the trial lines are trimmed to `budget_bytes` each.
+base::Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& outcome,
+                                          const std::vector<std::string>& kinds, int turn,
+                                          size_t budget_bytes = 4000);
+
+// The first lines of a compiler log that matter: from the first error on.
+std::string trim_compile_log(const std::string& log, size_t budget_bytes);
+
+// $REFINERY_PROMPTS, else the source tree's prompts/.
+std::string default_prompts_dir();
+
+}  // namespace agent

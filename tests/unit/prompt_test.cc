@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "agent/prompt.h"
+#include "base/fs.h"
+#include "eval/problem_index.h"
+
+namespace {
+
+const std::string kGolden = std::string(REFINERY_TEST_FIXTURES) + "/golden/";
+
+// Compares with a golden file; REFINERY_UPDATE_GOLDEN=1 rewrites it instead.
+void check_golden(const std::string& name, const std::string& actual) {
+  if (const char* u = std::getenv("REFINERY_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(kGolden + name) << actual;
+    return;
+  }
+  auto expected = base::read_file(kGolden + name);
+  REQUIRE_MESSAGE(expected.ok(), name);
+  CHECK(actual == *expected);
+}
+
+agent::PromptTemplates templates() {
+  auto t = agent::PromptTemplates::load(agent::default_prompts_dir());
+  REQUIRE(t.ok());
+  return *t;
+}
+
+}  // namespace
+
+TEST_SUITE("agent::prompt") {
+  TEST_CASE("a placeholder without a value names the template and line") {
+    auto r = agent::fill("a\nb {{x}} {{y}}\n", {{"x", "1"}}, "t.txt");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "t.txt:2: no value for {{y}}");
+    CHECK(*agent::fill("{{x}}{{x}}!", {{"x", "ab"}}, "t.txt") == "abab!");
+  }
+
+  TEST_CASE("the first turn for level1/19 on an H200") {
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(problem.ok());
+    auto reference = base::read_file(problem->reference_path);
+    agent::Target target{"cuda", "NVIDIA H200: 132 SMs, 141 GB HBM3e at 4.8 TB/s, 60 MB L2", "nvcc 13.0 (sm_90a)", "2.11.0"};
+    auto values = agent::first_turn_values(*problem, "full", target, {1e-4, 1e-4}, *reference);
+    auto text = templates().render("first_turn", values);
+    REQUIRE_MESSAGE(text.ok(), (text.ok() ? "" : text.error().message));
+    check_golden("first_turn_relu_cuda.txt", *text);
+  }
+
+  TEST_CASE("feedback for a mismatch lists trials and first mismatches") {
+    eval::Outcome o;
+    o.status = eval::Status::mismatch;
+    o.message = "output differs from the reference in 1 of 1 trials";
+    eval::TrialDiff d;
+    d.mismatches = 3;
+    d.elements = 400;
+    d.max_abs = 0.5;
+    d.max_rel = 2.0;
+    d.first = {{{0, 1}, 0.0, -0.25}, {{3, 7}, 1.5, 1.0}};
+    o.trials = {d};
+    auto text = agent::render_feedback(templates(), o, {"compile", "correctness", "timing"}, 2);
+    REQUIRE(text.ok());
+    check_golden("feedback_mismatch.txt", *text);
+  }
+
+  TEST_CASE("feedback for a compile error starts at the first error and respects the budget") {
+    eval::Outcome o;
+    o.status = eval::Status::compile_error;
+    o.message = "the candidate does not compile";
+    o.compile = eval::CompileInfo{};
+    o.compile->log = "In file included from x.cu:1:\nx.cu:4:10: error: 'y' was not declared in this scope\n" +
+                     std::string(5000, 'z') + "\n";
+    auto text = agent::render_feedback(templates(), o, {"compile"}, 1, 200);
+    REQUIRE(text.ok());
+    check_golden("feedback_compile_error.txt", *text);
+    auto without = agent::render_feedback(templates(), o, {"timing"}, 1, 200);
+    REQUIRE(without.ok());
+    CHECK(without->find("Compiler output") == std::string::npos);
+  }
+
+  TEST_CASE("feedback for a correct kernel gives the timing") {
+    eval::Outcome o;
+    o.status = eval::Status::correct;
+    o.message = "correct; speedup 1.250x";
+    o.timing = eval::Timing{};
+    o.timing->candidate.median_ms = 2.0;
+    o.timing->reference.median_ms = 2.5;
+    o.timing->speedup = 1.25;
+    auto text = agent::render_feedback(templates(), o, {"timing"}, 3);
+    REQUIRE(text.ok());
+    CHECK(text->find("Your kernel: 2.000 ms median. Reference: 2.500 ms median. Speedup: 1.250x.") !=
+          std::string::npos);
+  }
+}
