@@ -1,0 +1,197 @@
+#include <doctest/doctest.h>
+
+#include "agent/provider.h"
+
+using agent::HttpResponse;
+using nlohmann::json;
+
+namespace {
+
+agent::ModelConfig model(const std::string& provider) {
+  agent::ModelConfig m;
+  m.name = "m";
+  m.provider = provider;
+  m.model = "model-x";
+  m.max_output_tokens = 1000;
+  return m;
+}
+
+agent::ChatRequest request() {
+  return {"be fast", {{"user", "write relu"}, {"assistant", "```cpp\n...\n```"}, {"user", "faster"}}};
+}
+
+HttpResponse ok(const json& body) { return {200, {}, body.dump(), ""}; }
+
+std::string header(const agent::HttpRequest& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers)
+    if (k == name) return v;
+  return "<absent>";
+}
+
+}  // namespace
+
+TEST_SUITE("agent::provider requests") {
+  TEST_CASE("openai chat completions, field by field") {
+    auto m = model("openai");
+    m.temperature = 0.5;
+    m.reasoning_effort = "high";
+    auto r = agent::build_request(m, request(), "sk-1");
+    CHECK(r.url == "https://api.openai.com/v1/chat/completions");
+    CHECK(header(r, "Authorization") == "Bearer sk-1");
+    CHECK(header(r, "Content-Type") == "application/json");
+    auto body = json::parse(r.body);
+    CHECK(body == json{{"model", "model-x"},
+                       {"messages", {{{"role", "system"}, {"content", "be fast"}},
+                                     {{"role", "user"}, {"content", "write relu"}},
+                                     {{"role", "assistant"}, {"content", "```cpp\n...\n```"}},
+                                     {{"role", "user"}, {"content", "faster"}}}},
+                       {"max_completion_tokens", 1000},
+                       {"temperature", 0.5},
+                       {"reasoning_effort", "high"}});
+  }
+
+  TEST_CASE("a compatible server gets max_tokens at its base_url") {
+    auto m = model("openai");
+    m.base_url = "http://127.0.0.1:8000/v1/";
+    auto r = agent::build_request(m, request(), "");
+    CHECK(r.url == "http://127.0.0.1:8000/v1/chat/completions");
+    CHECK(header(r, "Authorization") == "<absent>");
+    auto body = json::parse(r.body);
+    CHECK(body["max_tokens"] == 1000);
+    CHECK_FALSE(body.contains("max_completion_tokens"));
+    CHECK_FALSE(body.contains("temperature"));
+  }
+
+  TEST_CASE("openai responses") {
+    auto m = model("openai-responses");
+    m.reasoning_effort = "medium";
+    auto r = agent::build_request(m, request(), "sk-2");
+    CHECK(r.url == "https://api.openai.com/v1/responses");
+    auto body = json::parse(r.body);
+    CHECK(body["instructions"] == "be fast");
+    CHECK(body["input"].size() == 3);
+    CHECK(body["input"][1] == json{{"role", "assistant"}, {"content", "```cpp\n...\n```"}});
+    CHECK(body["max_output_tokens"] == 1000);
+    CHECK(body["reasoning"] == json{{"effort", "medium"}, {"summary", "auto"}});
+  }
+
+  TEST_CASE("anthropic messages with thinking") {
+    auto m = model("anthropic");
+    m.thinking_budget = 4000;
+    auto r = agent::build_request(m, request(), "sk-ant");
+    CHECK(r.url == "https://api.anthropic.com/v1/messages");
+    CHECK(header(r, "x-api-key") == "sk-ant");
+    CHECK(header(r, "anthropic-version") == "2023-06-01");
+    CHECK(header(r, "Authorization") == "<absent>");
+    auto body = json::parse(r.body);
+    CHECK(body["system"] == "be fast");
+    CHECK(body["max_tokens"] == 1000);
+    CHECK(body["messages"].size() == 3);
+    CHECK(body["thinking"] == json{{"type", "enabled"}, {"budget_tokens", 4000}});
+  }
+}
+
+TEST_SUITE("agent::provider responses") {
+  TEST_CASE("openai chat: text, reasoning_content and usage with cached and reasoning tokens") {
+    auto p = agent::parse_response(model("openai"), ok({
+        {"id", "c1"},
+        {"choices", {{{"finish_reason", "stop"}, {"message", {{"content", "```cpp\nx\n```"}, {"reasoning_content", "think"}}}}}},
+        {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50},
+                   {"prompt_tokens_details", {{"cached_tokens", 40}}},
+                   {"completion_tokens_details", {{"reasoning_tokens", 30}}}}}}));
+    REQUIRE(p.response.has_value());
+    CHECK(p.response->text == "```cpp\nx\n```");
+    CHECK(p.response->reasoning == "think");
+    CHECK(p.response->finish_reason == "stop");
+    CHECK(p.response->usage.input_tokens == 100);
+    CHECK(p.response->usage.cached_input_tokens == 40);
+    CHECK(p.response->usage.output_tokens == 50);
+    CHECK(p.response->usage.reasoning_tokens == 30);
+  }
+
+  TEST_CASE("servers that name it reasoning, and refusals") {
+    auto p = agent::parse_response(model("openai"), ok({{"choices", {{{"message", {{"content", nullptr}, {"reasoning", "r"}, {"refusal", "I can't"}}}}}}}));
+    REQUIRE(p.response.has_value());
+    CHECK(p.response->reasoning == "r");
+    CHECK(p.response->finish_reason == "refusal");
+    CHECK(p.response->text == "I can't");
+  }
+
+  TEST_CASE("an empty choice list and a malformed body are retryable errors") {
+    auto empty = agent::parse_response(model("openai"), ok({{"choices", json::array()}}));
+    REQUIRE(empty.error.has_value());
+    CHECK(empty.error->retryable);
+    CHECK(empty.error->message == "the response has no choices");
+    auto cut = agent::parse_response(model("openai"), {200, {}, "{\"choices\": [{\"mess", ""});
+    REQUIRE(cut.error.has_value());
+    CHECK(cut.error->retryable);
+    CHECK(cut.error->message == "the response body is not JSON (19 bytes; cut short?)");
+  }
+
+  TEST_CASE("429 with Retry-After, 500 and 529 are retried; bad requests and exhausted quota are not") {
+    auto limited = agent::parse_response(model("openai"), {429, {{"retry-after", "2"}}, R"({"error":{"message":"Rate limit reached"}})", ""});
+    REQUIRE(limited.error.has_value());
+    CHECK(limited.error->retryable);
+    CHECK(*limited.error->retry_after_s == 2.0);
+    CHECK(limited.error->message == "HTTP 429: Rate limit reached (retry after 2.00 s)");
+    auto ms = agent::parse_response(model("openai"), {429, {{"retry-after-ms", "1500"}}, "", ""});
+    CHECK(*ms.error->retry_after_s == 1.5);
+    CHECK(agent::parse_response(model("openai"), {500, {}, "oops", ""}).error->retryable);
+    auto overloaded = agent::parse_response(model("anthropic"), {529, {}, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", ""});
+    CHECK(overloaded.error->retryable);
+    CHECK(overloaded.error->message == "HTTP 529: Overloaded");
+    auto bad_key = agent::parse_response(model("openai"), {401, {}, R"({"error":{"message":"Incorrect API key"}})", ""});
+    CHECK_FALSE(bad_key.error->retryable);
+    auto quota = agent::parse_response(model("openai"), {429, {}, R"({"error":{"message":"You exceeded your quota","code":"insufficient_quota"}})", ""});
+    CHECK_FALSE(quota.error->retryable);
+    auto bad_request = agent::parse_response(model("openai"), {400, {}, R"({"error":{"message":"max_tokens too large"}})", ""});
+    CHECK_FALSE(bad_request.error->retryable);
+    auto refused = agent::parse_response(model("openai"), {0, {}, "", "Connection refused"});
+    CHECK(refused.error->retryable);
+    CHECK(refused.error->message == "no response: Connection refused");
+  }
+
+  TEST_CASE("openai responses: output text, reasoning summary, cut at the token limit") {
+    auto p = agent::parse_response(model("openai-responses"), ok({
+        {"id", "r1"}, {"status", "incomplete"}, {"incomplete_details", {{"reason", "max_output_tokens"}}},
+        {"output", {{{"type", "reasoning"}, {"summary", {{{"type", "summary_text"}, {"text", "plan"}}}}},
+                    {{"type", "message"}, {"content", {{{"type", "output_text"}, {"text", "```cu"}}}}}}},
+        {"usage", {{"input_tokens", 10}, {"output_tokens", 20}, {"input_tokens_details", {{"cached_tokens", 5}}},
+                   {"output_tokens_details", {{"reasoning_tokens", 15}}}}}}));
+    REQUIRE(p.response.has_value());
+    CHECK(p.response->text == "```cu");
+    CHECK(p.response->reasoning == "plan");
+    CHECK(p.response->finish_reason == "length");
+    CHECK(p.response->usage.cached_input_tokens == 5);
+    CHECK(p.response->usage.reasoning_tokens == 15);
+  }
+
+  TEST_CASE("anthropic: text and thinking blocks, cache reads counted as input") {
+    auto p = agent::parse_response(model("anthropic"), ok({
+        {"id", "msg_1"}, {"stop_reason", "max_tokens"},
+        {"content", {{{"type", "thinking"}, {"thinking", "hmm"}}, {{"type", "text"}, {"text", "code"}}}},
+        {"usage", {{"input_tokens", 10}, {"cache_read_input_tokens", 90}, {"cache_creation_input_tokens", 0}, {"output_tokens", 7}}}}));
+    REQUIRE(p.response.has_value());
+    CHECK(p.response->text == "code");
+    CHECK(p.response->reasoning == "hmm");
+    CHECK(p.response->finish_reason == "length");
+    CHECK(p.response->usage.input_tokens == 100);
+    CHECK(p.response->usage.cached_input_tokens == 90);
+  }
+}
+
+TEST_SUITE("agent::provider cost and backoff") {
+  TEST_CASE("cost uses the cached price for cached tokens") {
+    agent::Usage u{1000000, 400000, 100000, 50000};
+    agent::Price p{1.25, 0.125, 10};
+    CHECK(agent::cost_usd(u, p) == doctest::Approx(0.6 * 1.25 + 0.4 * 0.125 + 0.1 * 10));
+  }
+
+  TEST_CASE("backoff doubles, is capped, jittered, and never shorter than Retry-After") {
+    CHECK(agent::backoff_seconds(0, 1, 60, 0.0, std::nullopt) == 0.5);
+    CHECK(agent::backoff_seconds(0, 1, 60, 0.999999, std::nullopt) == doctest::Approx(1.0));
+    CHECK(agent::backoff_seconds(3, 1, 60, 0.0, std::nullopt) == 4.0);
+    CHECK(agent::backoff_seconds(10, 1, 60, 0.0, std::nullopt) == 30.0);
+    CHECK(agent::backoff_seconds(0, 1, 60, 0.0, 7.0) == 7.0);
+  }
+}
