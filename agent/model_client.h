@@ -1,0 +1,65 @@
+// One model's client: sends a chat request through the provider's wire
+// format, retries what can heal (408/409/429/5xx/529, transport failures,
+// malformed or empty bodies) with exponential backoff and jitter, honours
+// Retry-After, and gives up at once on what will not (bad key, exhausted
+// quota, bad request). At most `concurrency` requests are in flight.
+//
+// Sleeping and randomness are injected (a Sleeper and a seed), so the retry
+// loop is tested exactly. complete() is thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "agent/config.h"
+#include "agent/http.h"
+#include "agent/provider.h"
+#include "base/result.h"
+
+namespace agent {
+
+using Sleeper = std::function<void(double seconds)>;
+
+struct RetryPolicy {
+  int max_attempts = 6;    // requests in all, the first included
+  double base_s = 2;       // first backoff
+  double max_s = 120;      // longest backoff
+};
+
+// What a completed call cost: the response, how many requests it took, and the
+// errors of the ones that failed.
+struct Completion {
+  ChatResponse response;
+  int requests = 0;
+  std::vector<std::string> retried_errors;
+};
+
+class ModelClient {
+ public:
+  // api_key: already read from the model's api_key_env by the caller.
+  ModelClient(ModelConfig model, std::string api_key, HttpClient& http, Sleeper sleep, uint64_t seed,
+              RetryPolicy policy = {});
+
+  base::Result<Completion> complete(const ChatRequest& request);
+  const ModelConfig& model() const { return model_; }
+
+ private:
+  ModelConfig model_;
+  std::string api_key_;
+  HttpClient& http_;
+  Sleeper sleep_;
+  RetryPolicy policy_;
+  std::mutex mutex_;
+  std::condition_variable slot_free_;
+  int in_flight_ = 0;
+  std::mt19937_64 rng_;
+};
+
+// Reads the API key a model names; an Error naming the variable if unset.
+base::Result<std::string> api_key_for(const ModelConfig& model);
+
+}  // namespace agent

@@ -1,0 +1,128 @@
+// The model client against a real HTTP server on loopback, through libcurl.
+#include <doctest/doctest.h>
+
+#include "agent/model_client.h"
+#include "http_server.h"
+
+using nlohmann::json;
+using test_http::Reply;
+
+namespace {
+
+const std::string kOk = R"({"id":"c1","choices":[{"finish_reason":"stop","message":{"content":"```cpp\nok\n```"}}],)"
+                        R"("usage":{"prompt_tokens":12,"completion_tokens":8}})";
+
+agent::ModelConfig model(const std::string& url, const std::string& provider = "openai") {
+  agent::ModelConfig m;
+  m.name = "local";
+  m.provider = provider;
+  m.model = "test-model";
+  m.base_url = url + "/v1";
+  m.max_output_tokens = 256;
+  m.request_timeout = 5;
+  return m;
+}
+
+struct Harness {
+  explicit Harness(std::vector<Reply> script, const std::string& provider = "openai")
+      : server(std::move(script)),
+        client(model(server.url(), provider), "sk-local", http, [this](double s) { sleeps.push_back(s); }, 42,
+               agent::RetryPolicy{4, 0.01, 0.05}) {}
+  test_http::Server server;
+  agent::CurlHttpClient http;
+  std::vector<double> sleeps;
+  agent::ModelClient client;
+};
+
+agent::ChatRequest request() { return {"system text", {{"user", "write relu"}}}; }
+
+}  // namespace
+
+TEST_SUITE("agent::ModelClient over loopback HTTP") {
+  TEST_CASE("a plain success, with the request as the server received it") {
+    Harness h({{200, kOk}});
+    auto c = h.client.complete(request());
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->response.text == "```cpp\nok\n```");
+    CHECK(c->response.usage.input_tokens == 12);
+    CHECK(c->requests == 1);
+    auto got = h.server.received();
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].method == "POST");
+    CHECK(got[0].path == "/v1/chat/completions");
+    CHECK(got[0].headers["authorization"] == "Bearer sk-local");
+    CHECK(got[0].headers["content-type"] == "application/json");
+    auto body = json::parse(got[0].body);
+    CHECK(body["model"] == "test-model");
+    CHECK(body["max_tokens"] == 256);
+    CHECK(body["messages"][0] == json{{"role", "system"}, {"content", "system text"}});
+    CHECK(body["messages"][1] == json{{"role", "user"}, {"content", "write relu"}});
+  }
+
+  TEST_CASE("429 with Retry-After, then 500, then 529, then success") {
+    Harness h({{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "1"}}},
+               {500, "internal"},
+               {529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"},
+               {200, kOk}});
+    auto c = h.client.complete(request());
+    REQUIRE(c.ok());
+    CHECK(c->requests == 4);
+    REQUIRE(h.sleeps.size() == 3);
+    CHECK(h.sleeps[0] == 1.0);  // Retry-After outranks the 0.01 s backoff
+    CHECK(h.sleeps[1] < 0.05);
+    CHECK(c->retried_errors[0] == "HTTP 429: slow down (retry after 1.00 s)");
+    CHECK(c->retried_errors[2] == "HTTP 529: Overloaded");
+  }
+
+  TEST_CASE("a timeout, a malformed body, a body cut short and an empty choice list are retried") {
+    Harness h({{200, kOk, {}, 6000},
+               {200, "<html>gateway</html>"},
+               {200, kOk, {}, 0, 20},
+               {200, R"({"choices":[]})"}});
+    auto c = h.client.complete(request());
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().message.find("model 'local': gave up after 4 requests; last: the response has no choices") == 0);
+    REQUIRE(h.sleeps.size() == 3);
+    CHECK(h.server.received().size() == 4);
+  }
+
+  TEST_CASE("what a retry cannot heal is not retried") {
+    Harness h({{401, R"({"error":{"message":"Incorrect API key provided"}})"}, {200, kOk}});
+    auto c = h.client.complete(request());
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().message == "model 'local': HTTP 401: Incorrect API key provided (not retried)");
+    CHECK(h.server.received().size() == 1);
+    CHECK(h.sleeps.empty());
+  }
+
+  TEST_CASE("a refusal is a response, not an error") {
+    Harness h({{200, R"({"choices":[{"finish_reason":"stop","message":{"content":null,"refusal":"I can't help with that."}}]})"}});
+    auto c = h.client.complete(request());
+    REQUIRE(c.ok());
+    CHECK(c->response.finish_reason == "refusal");
+    CHECK(c->response.text == "I can't help with that.");
+  }
+
+  TEST_CASE("anthropic's wire format end to end") {
+    Harness h({{200, R"({"id":"msg","stop_reason":"end_turn","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":3,"output_tokens":1}})"}},
+              "anthropic");
+    auto c = h.client.complete(request());
+    REQUIRE(c.ok());
+    CHECK(c->response.text == "hi");
+    auto got = h.server.received();
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].path == "/v1/v1/messages");
+    CHECK(got[0].headers["x-api-key"] == "sk-local");
+    CHECK(got[0].headers["anthropic-version"] == "2023-06-01");
+  }
+
+  TEST_CASE("a missing API key names the variable") {
+    agent::ModelConfig m;
+    m.name = "cloud";
+    m.api_key_env = "REFINERY_TEST_KEY_THAT_IS_NOT_SET";
+    auto key = agent::api_key_for(m);
+    REQUIRE_FALSE(key.ok());
+    CHECK(key.error().message ==
+          "model 'cloud': the environment variable REFINERY_TEST_KEY_THAT_IS_NOT_SET is not set (it should hold the API key)");
+  }
+}
