@@ -24,6 +24,8 @@ int cmd_version(const std::vector<std::string>&) {
 const Subcommand kSubcommands[] = {
     {"eval", cmd_eval, "evaluate one candidate file against a problem's reference"},
     {"problems", cmd_problems, "list, show and check problems"},
+    {"report", cmd_report, "fast_p and the other figures of a run folder, per arm and turn"},
+    {"run", cmd_run, "run (or resume) a campaign from a YAML config"},
     {"version", cmd_version, "print the version and what it was built against"},
 };
 

@@ -37,6 +37,7 @@ namespace {
 struct Probe {
   bool cuda = false;
   std::string arch;
+  std::string hardware;
 };
 
 Probe probe_worker(base::ProcessRunner& runner, const std::string& worker) {
@@ -48,8 +49,17 @@ Probe probe_worker(base::ProcessRunner& runner, const std::string& worker) {
   auto r = runner.run(o);
   if (!r || !r->exited_ok()) return p;
   auto j = nlohmann::json::parse(r->out, nullptr, false);
-  if (j.is_discarded() || !j.contains("cuda_devices") || j["cuda_devices"].empty()) return p;
+  if (j.is_discarded()) return p;
+  p.hardware = j.value("cpu", "CPU") + ", " + std::to_string(j.value("cpu_cores", 0)) + " cores";
+  if (!j.contains("cuda_devices") || j["cuda_devices"].empty()) return p;
   p.cuda = true;
+  const auto& d = j["cuda_devices"][0];
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s: %d SMs, %s, %.1f TB/s peak memory bandwidth, %s L2, compute capability %s",
+                d.value("name", "GPU").c_str(), d.value("sm_count", 0),
+                base::format_bytes(d.value("memory_bytes", 0.0)).c_str(), d.value("peak_bandwidth_gbs", 0.0) / 1000,
+                base::format_bytes(d.value("l2_bytes", 0.0)).c_str(), d.value("compute_capability", "?").c_str());
+  p.hardware = buf;
   std::string cc = j["cuda_devices"][0].value("compute_capability", "9.0");
   std::string digits;
   for (char c : cc)
@@ -69,7 +79,7 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   eval::EvalSettings& s = ctx->settings;
   std::string backend = args.get("backend");
   Probe probe;
-  if (backend.empty() || (backend == "cuda" && !args.has("cuda-arch"))) probe = probe_worker(ctx->runner, worker);
+  probe = probe_worker(ctx->runner, worker);
   if (backend.empty()) backend = probe.cuda ? "cuda" : "cpu";
   TRY_ASSIGN(s.backend, eval::parse_backend(backend));
   s.size = args.get("size", s.backend == eval::Backend::cuda ? "full" : "small");
@@ -105,6 +115,8 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   }
   ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->runner);
   ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher);
+  ctx->hardware = probe.hardware;
+  ctx->compiler_name = s.backend == eval::Backend::cuda ? "nvcc (sm_" + co.cuda_arch + ")" : "g++ -O3 -fopenmp";
   return ctx;
 }
 

@@ -26,6 +26,8 @@ struct Context {
   std::unique_ptr<eval::WorkerLauncher> launcher;
   std::unique_ptr<eval::Evaluator> evaluator;
   eval::EvalSettings settings;
+  std::string hardware;   // "NVIDIA H200: 132 SMs, 140 GiB, 4.8 TB/s peak, 60 MiB L2" or the CPU
+  std::string compiler_name;  // "nvcc (sm_90a)" or the C++ compiler
 };
 
 // Errors are usage errors (bad flag values) or a worker that cannot start.

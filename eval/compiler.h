@@ -18,6 +18,7 @@
 // (cannot write the cache, cannot run the compiler).
 #pragma once
 
+#include <condition_variable>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ struct CompileOptions {
   std::string cuda_arch = "90a";  // compute capability for nvcc, e.g. "90a", "80"
   bool use_pch = true;            // precompiled <torch/torch.h> for g++ compiles
   double timeout_seconds = 300;
+  int max_parallel = 0;           // compiles at once; 0 = one per core
 };
 
 struct CompileJob {
@@ -87,6 +89,9 @@ class CompileService {
   std::vector<std::pair<std::string, std::string>> versions_;
   std::string pch_dir_;
   bool pch_tried_ = false;
+  std::mutex slots_mutex_;  // guards running_
+  std::condition_variable slot_free_;
+  int running_ = 0;
 };
 
 }  // namespace eval

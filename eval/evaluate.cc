@@ -83,6 +83,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const std::string&
   job.correctness_seeds = seeds;
   job.tolerance = effective_tolerance(problem, settings);
   job.timing = settings.timing;
+  std::lock_guard<std::mutex> lock(device_);
   return launcher_.run(job);
 }
 

@@ -6,10 +6,13 @@
 //
 // An Error means the evaluation could not be attempted (unknown size preset,
 // the reference does not compile, the worker cannot start); everything the
-// candidate does is an Outcome. Thread-safe if the services are.
+// candidate does is an Outcome. Thread-safe: compiles of concurrent calls
+// overlap, but one Evaluator runs one worker at a time, so that timings never
+// share the device.
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -54,6 +57,7 @@ class Evaluator {
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;
+  std::mutex device_;  // held while a worker runs
 };
 
 // The tolerance in force: settings, else the problem's, else the default of the

@@ -69,7 +69,10 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& pare
 }
 
 WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner)
-    : options_(std::move(options)), runner_(runner) {}
+    : options_(std::move(options)), runner_(runner) {
+  // The worker runs inside its job folder: every path handed to it is absolute.
+  options_.scratch_dir = fs::absolute(options_.scratch_dir).string();
+}
 
 Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job) {
   TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));

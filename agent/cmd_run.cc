@@ -1,0 +1,198 @@
+// refinery run CONFIG [--out DIR] [--force]   and   refinery report RUN_DIR [--json]
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "agent/campaign.h"
+#include "agent/commands.h"
+#include "agent/config.h"
+#include "agent/context.h"
+#include "agent/http.h"
+#include "agent/printer.h"
+#include "agent/replay.h"
+#include "agent/run_report.h"
+#include "base/fs.h"
+#include "base/text.h"
+#include "build_info.h"
+
+namespace agent {
+namespace fs = std::filesystem;
+namespace {
+
+std::atomic<bool> g_stop{false};
+void on_interrupt(int) { g_stop.store(true); }  // the one static hook: stop issuing work
+
+base::Result<std::vector<eval::Problem>> select_problems(const Config& config, const eval::ProblemIndex& index) {
+  std::vector<eval::Problem> out;
+  auto add = [&](eval::Problem p) {
+    for (const auto& q : out)
+      if (q.id == p.id) return;
+    out.push_back(std::move(p));
+  };
+  for (const auto& id : config.problems.ids) {
+    auto p = index.find(id);
+    if (!p) return p.error().wrap(config.path);
+    add(std::move(p).value());
+  }
+  if (!config.problems.levels.empty()) {
+    TRY_ASSIGN(std::vector<eval::Problem> all, index.list());
+    for (auto& p : all)
+      for (int level : config.problems.levels)
+        if (p.level == level) add(p);
+  }
+  return out;
+}
+
+int write_report(const fs::path& run, bool json_out) {
+  auto config_text = base::read_file((run / "config.yaml").string());
+  auto selection = base::read_file((run / "selection.json").string());
+  if (!config_text || !selection) {
+    std::fprintf(stderr, "refinery report: %s is not a run folder (no config.yaml or selection.json)\n", run.c_str());
+    return 2;
+  }
+  auto config = parse_config(*config_text, (run / "config.yaml").string());
+  if (!config) {
+    std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
+    return 2;
+  }
+  auto store = RunStore::open(run.string(), *config_text, false);
+  if (!store) {
+    std::fprintf(stderr, "refinery report: %s\n", store.error().message.c_str());
+    return 1;
+  }
+  std::vector<std::string> problems = nlohmann::json::parse(*selection).get<std::vector<std::string>>();
+  auto report = campaign_report(*config, problems, store->attempts());
+  (void)base::write_file_atomic((run / "report.json").string(), report.dump(2));
+  std::string text = format_report(report);
+  (void)base::write_file_atomic((run / "report.txt").string(), text);
+  if (json_out) std::printf("%s\n", report.dump(2).c_str());
+  else std::printf("%s", text.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int cmd_report(const std::vector<std::string>& argv) {
+  auto args = parse_args(argv, {{"json", false, "print JSON"}});
+  if (!args || args->positional.size() != 1) {
+    std::fprintf(stderr, "usage: refinery report RUN_DIR [--json]\n");
+    return 2;
+  }
+  return write_report(args->positional[0], args->has("json"));
+}
+
+int cmd_run(const std::vector<std::string>& argv) {
+  std::vector<FlagSpec> flags = {{"out", true, "run folder (default: runs/<config name>)"},
+                                 {"force", false, "continue a run folder whose config changed"},
+                                 {"threads", true, "chains in flight (default: the models' concurrency)"},
+                                 {"cache-dir", true, "compile cache"},
+                                 {"problems", true, "problems folder"}};
+  auto usage = [&](const std::string& message) {
+    std::fprintf(stderr, "refinery run: %s\nusage: refinery run CONFIG [flags]\n%s", message.c_str(),
+                 flags_help(flags).c_str());
+    return 2;
+  };
+  auto args = parse_args(argv, flags);
+  if (!args) return usage(args.error().message);
+  if (args->positional.size() != 1) return usage("one CONFIG file expected");
+  const std::string config_path = args->positional[0];
+  auto config_text = base::read_file(config_path);
+  if (!config_text) return usage(config_text.error().message);
+  auto config = parse_config(*config_text, config_path);
+  if (!config) {
+    std::fprintf(stderr, "%s\n", config.error().message.c_str());
+    return 2;
+  }
+  auto problems = select_problems(*config, problem_index(*args));
+  if (!problems) return usage(problems.error().message);
+
+  // The evaluation context, configured from the config's eval section.
+  Args eval_args;
+  for (const char* k : {"cache-dir", "problems"})
+    if (args->has(k)) eval_args.values[k] = args->get(k);
+  if (config->eval.backend != "auto") eval_args.values["backend"] = config->eval.backend;
+  eval_args.values["size"] = config->problems.size;
+  eval_args.values["trials"] = std::to_string(config->eval.trials);
+  eval_args.values["timeout"] = std::to_string(config->eval.timeout);
+  eval_args.values["timing-trials"] = std::to_string(config->eval.timing_trials);
+  if (config->seed) eval_args.values["seed"] = std::to_string(config->seed);
+  auto ctx = make_context(eval_args);
+  if (!ctx) return usage(ctx.error().message);
+  eval::EvalSettings settings = (*ctx)->settings;
+  if (config->eval.atol || config->eval.rtol)
+    settings.tolerance = eval::Tolerance{config->eval.atol.value_or(1e-4), config->eval.rtol.value_or(1e-4)};
+
+  // Every model's source of responses; keys are checked before anything starts.
+  CurlHttpClient http;
+  std::map<std::string, std::unique_ptr<ModelClient>> clients;
+  std::map<std::string, Replay> replays;
+  int threads = 0;
+  for (const auto& m : config->models) {
+    threads += m.concurrency;
+    if (m.provider == "replay") {
+      auto r = Replay::load(m.replay_from);
+      if (!r) return usage("model '" + m.name + "': " + r.error().message);
+      replays.emplace(m.name, std::move(r).value());
+      continue;
+    }
+    auto key = api_key_for(m);
+    if (!key) return usage(key.error().message);
+    clients[m.name] = std::make_unique<ModelClient>(
+        m, *key, http, [](double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); },
+        config->seed ^ std::hash<std::string>{}(m.name));
+  }
+
+  fs::path out = args->get("out", "runs/" + config->name);
+  auto store = RunStore::open(out.string(), *config_text, args->has("force"));
+  if (!store) return usage(store.error().message);
+  for (const auto& w : store->warnings()) std::fprintf(stderr, "refinery run: %s\n", w.c_str());
+  nlohmann::json selection = nlohmann::json::array();
+  for (const auto& p : *problems) selection.push_back(p.id);
+  if (auto s = base::write_file_atomic((out / "selection.json").string(), selection.dump(2)); !s)
+    return usage(s.error().message);
+
+  auto templates = PromptTemplates::load(default_prompts_dir());
+  if (!templates) return usage(templates.error().message);
+  Printer printer;
+  const bool terminal = isatty(fileno(stdout));
+  auto start = std::chrono::steady_clock::now();
+  CampaignDeps deps{*config, *store, *problems, *(*ctx)->evaluator, settings, *templates,
+                    Target{eval::to_string(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name, REFINERY_TORCH_VERSION},
+                    [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
+                      if (auto r = replays.find(m.name); r != replays.end()) return r->second.answer(m, key);
+                      return clients.at(m.name)->complete(request);
+                    },
+                    [&](const Progress& p) {
+                      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                      double eta = p.done ? elapsed / p.done * (p.total - p.done) : 0;
+                      char line[256];
+                      std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, %lld tokens, $%.4f, %s elapsed, ~%s left",
+                                    p.done, p.total, p.max_turn, p.correct, static_cast<long long>(p.tokens), p.cost_usd,
+                                    base::format_ms(elapsed * 1000).c_str(), base::format_ms(eta * 1000).c_str());
+                      if (terminal) std::printf("\r%s\033[K", line);
+                      else std::printf("%s\n", line);
+                      std::fflush(stdout);
+                    },
+                    &g_stop, args->has("threads") ? std::atoi(args->get("threads").c_str()) : std::max(1, threads)};
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  auto status = run_campaign(deps);
+  if (terminal) std::printf("\n");
+  if (!status) {
+    printer.failed("campaign " + config->name, status.error().message);
+    return 1;
+  }
+  if (g_stop.load()) std::printf("stopped; run the same command again to resume\n");
+  std::printf("run folder: %s\n", out.c_str());
+  return write_report(out, false);
+}
+
+}  // namespace agent

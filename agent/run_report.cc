@@ -1,0 +1,91 @@
+#include "agent/run_report.h"
+
+#include <cstdio>
+#include <map>
+
+#include "agent/report.h"
+
+namespace agent {
+using nlohmann::json;
+
+json campaign_report(const Config& config, const std::vector<std::string>& problems,
+                     const std::vector<json>& attempts) {
+  json arms = json::array();
+  for (const auto& m : config.models) {
+    for (const auto& s : config.strategies) {
+      std::vector<AttemptSummary> summaries;
+      std::map<std::string, int> by_status;
+      int64_t input = 0, cached = 0, output = 0, reasoning = 0;
+      double cost = 0;
+      for (const auto& a : attempts) {
+        if (a.value("model", "") != m.name || a.value("strategy", "") != s.name) continue;
+        std::string status = a.value("status", "?");
+        ++by_status[status];
+        bool correct = status == "correct" && a.contains("speedup") && a["speedup"].is_number();
+        summaries.push_back({a.value("problem", ""), a.value("sample", 0), a.value("turn", 1), correct,
+                             correct ? a["speedup"].get<double>() : 0.0});
+        const json& u = a.contains("usage") ? a["usage"] : json::object();
+        input += u.value("input_tokens", int64_t{0});
+        cached += u.value("cached_input_tokens", int64_t{0});
+        output += u.value("output_tokens", int64_t{0});
+        reasoning += u.value("reasoning_tokens", int64_t{0});
+        cost += a.value("cost_usd", 0.0);
+      }
+      json turns = json::array();
+      for (const auto& f : compute_turns(summaries, problems, s.samples, s.turns, config.thresholds)) {
+        json fast = json::object(), fast_k = json::object();
+        for (size_t i = 0; i < config.thresholds.size(); ++i) {
+          char key[32];
+          std::snprintf(key, sizeof key, "%g", config.thresholds[i]);
+          fast[key] = f.fast_p[i];
+          fast_k[key] = f.fast_p_at_k[i];
+        }
+        turns.push_back({{"turn", f.turn}, {"fast_p", fast}, {"fast_p_at_k", fast_k}, {"correct_rate", f.correct_rate},
+                         {"geomean_speedup", f.geomean_speedup}, {"chains_with_correct", f.chains_with_correct}});
+      }
+      arms.push_back({{"model", m.name}, {"strategy", s.name}, {"samples", s.samples}, {"turns", turns},
+                      {"attempts", summaries.size()}, {"attempts_by_status", by_status},
+                      {"tokens", {{"input", input}, {"cached_input", cached}, {"output", output}, {"reasoning", reasoning}}},
+                      {"cost_usd", cost}});
+    }
+  }
+  return {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds}, {"arms", arms}};
+}
+
+std::string format_report(const json& report) {
+  std::string out;
+  char buf[512];
+  for (const auto& arm : report["arms"]) {
+    std::snprintf(buf, sizeof buf, "%s x %s: %zu problems x %d samples, %d attempts, %lld tokens, $%.4f\n",
+                  arm["model"].get<std::string>().c_str(), arm["strategy"].get<std::string>().c_str(),
+                  report["problems"].get<size_t>(), arm["samples"].get<int>(), arm["attempts"].get<int>(),
+                  static_cast<long long>(arm["tokens"]["input"].get<int64_t>() + arm["tokens"]["output"].get<int64_t>()),
+                  arm["cost_usd"].get<double>());
+    out += buf;
+    std::string header = "  turn  correct  geomean";
+    for (const auto& t : report["thresholds"]) {
+      std::snprintf(buf, sizeof buf, "  fast_%-4g", t.get<double>());
+      header += buf;
+    }
+    out += header + "\n";
+    for (const auto& t : arm["turns"]) {
+      std::snprintf(buf, sizeof buf, "  %4d  %6.1f%%  %6.3fx", t["turn"].get<int>(), 100 * t["correct_rate"].get<double>(),
+                    t["geomean_speedup"].get<double>());
+      std::string row = buf;
+      for (const auto& th : report["thresholds"]) {
+        char key[32];
+        std::snprintf(key, sizeof key, "%g", th.get<double>());
+        std::snprintf(buf, sizeof buf, "  %8.1f%%", 100 * t["fast_p"][key].get<double>());
+        row += buf;
+      }
+      out += row + "\n";
+    }
+    std::string statuses;
+    for (auto it = arm["attempts_by_status"].begin(); it != arm["attempts_by_status"].end(); ++it)
+      statuses += (statuses.empty() ? "" : ", ") + it.key() + " " + std::to_string(it.value().get<int>());
+    out += "  attempts: " + statuses + "\n";
+  }
+  return out;
+}
+
+}  // namespace agent

@@ -1,0 +1,22 @@
+// A campaign's report from its records: for every arm (model x strategy) and
+// every turn, fast_p at the config's thresholds (and fast_p@k), correct rate
+// and geometric-mean speedup; per arm, attempts by status, tokens and cost.
+// As JSON for scripts (RUN/report.json) and as a table for people.
+// Pure functions of their inputs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "agent/config.h"
+
+namespace agent {
+
+nlohmann::json campaign_report(const Config& config, const std::vector<std::string>& problems,
+                               const std::vector<nlohmann::json>& attempts);
+
+std::string format_report(const nlohmann::json& report);
+
+}  // namespace agent

@@ -1,0 +1,138 @@
+// refinery run and refinery report as a user runs them: a replayed campaign,
+// a resume that redoes nothing, and a SIGKILL mid-campaign against a model
+// served over loopback HTTP, after which nothing is lost, duplicated or asked
+// for twice.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "base/fs.h"
+#include "base/subprocess.h"
+#include "eval/worker_launcher.h"
+#include "http_server.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+base::ProcessResult run(const std::vector<std::string>& argv, std::vector<std::string> extra_env = {}) {
+  base::SpawnOptions o;
+  o.argv = argv;
+  o.env = eval::current_environment();
+  o.env.insert(o.env.end(), extra_env.begin(), extra_env.end());
+  o.cwd = REFINERY_SOURCE_DIR_FOR_TESTS;
+  o.timeout_seconds = 600;
+  o.output_cap_bytes = 1 << 20;
+  auto r = base::run_process(o);
+  REQUIRE(r.ok());
+  return *r;
+}
+
+std::vector<json> lines(const std::string& path) {
+  std::vector<json> out;
+  std::ifstream in(path);
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) out.push_back(json::parse(l));
+  return out;
+}
+
+std::string temp_run_dir() {
+  auto d = base::make_temp_dir(fs::temp_directory_path().string(), "refinery-run-test");
+  REQUIRE(d.ok());
+  return *d + "/run";
+}
+
+std::string reply_with(const std::string& text) {
+  return json{{"choices", {{{"finish_reason", "stop"}, {"message", {{"content", text}}}}}},
+              {"usage", {{"prompt_tokens", 1000}, {"completion_tokens", 200}}}}.dump();
+}
+
+}  // namespace
+
+TEST_SUITE("refinery run") {
+  TEST_CASE("a replayed refinement: compile error, then correct, then no code; a rerun redoes nothing") {
+    std::string out = temp_run_dir();
+    auto first = run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,
+                      "--cache-dir", test_support::cache_dir()});
+    CHECK_MESSAGE(first.exit_code == 0, first.err);
+    auto attempts = lines(out + "/attempts.jsonl");
+    REQUIRE(attempts.size() == 3);
+    std::map<int, std::string> by_turn;
+    for (const auto& a : attempts) by_turn[a["turn"].get<int>()] = a["status"];
+    CHECK(by_turn[1] == "compile_error");
+    CHECK(by_turn[2] == "correct");
+    CHECK(by_turn[3] == "no_code");
+    auto report = json::parse(*base::read_file(out + "/report.json"));
+    const auto& turns = report["arms"][0]["turns"];
+    CHECK(turns[0]["fast_p"]["0"] == 0.0);
+    CHECK(turns[1]["fast_p"]["0"] == 1.0);
+    CHECK(turns[2]["correct_rate"] == 1.0);
+    CHECK(first.out.find("recorded x refine: 1 problems x 1 samples, 3 attempts") != std::string::npos);
+    CHECK(fs::exists(out + "/attempts/recorded/refine/level1/19/s0/t2/candidate.cpp"));
+    CHECK(fs::exists(out + "/attempts/recorded/refine/level1/19/s0/t2/result.json"));
+
+    auto again = run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,
+                      "--cache-dir", test_support::cache_dir()});
+    CHECK(again.exit_code == 0);
+    CHECK(lines(out + "/attempts.jsonl").size() == 3);
+    CHECK(lines(out + "/responses.jsonl").size() == 3);
+
+    auto report_cmd = run({REFINERY_BINARY_PATH, "report", out, "--json"});
+    CHECK(report_cmd.exit_code == 0);
+    CHECK(json::parse(report_cmd.out)["arms"][0]["attempts"] == 3);
+    fs::remove_all(fs::path(out).parent_path());
+  }
+
+  TEST_CASE("a changed config is refused without --force") {
+    std::string out = temp_run_dir();
+    REQUIRE(run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,
+                 "--cache-dir", test_support::cache_dir()}).exit_code == 0);
+    std::string changed = fs::path(out).parent_path().string() + "/changed.yaml";
+    std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.yaml");
+    std::ofstream(changed) << text << "report:\n  thresholds: [1]\n";
+    auto refused = run({REFINERY_BINARY_PATH, "run", changed, "--out", out});
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("this run folder was started with another config") != std::string::npos);
+    fs::remove_all(fs::path(out).parent_path());
+  }
+
+  TEST_CASE("SIGKILL mid-campaign, then resume: nothing lost, nothing twice, no response asked twice") {
+    test_http::Server server({
+        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu() * 0.5; }\n```")},
+        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
+        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.clamp_min(0); }\n```")},
+    });
+    std::string out = temp_run_dir();
+    std::string config = fs::path(out).parent_path().string() + "/http.yaml";
+    std::ofstream(config) << "name: http\nproblems:\n  ids: [level1/19]\n  size: small\n"
+                             "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: "
+                          << server.url() << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
+                             "    price: {input: 1, cached_input: 0.1, output: 4}\n"
+                             "strategies:\n  - name: refine\n    kind: refine\n    turns: 3\n"
+                             "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+    std::string cmd = std::string(REFINERY_BINARY_PATH) + " run " + config + " --out " + out + " --cache-dir " +
+                      test_support::cache_dir() + " > /dev/null 2>&1 & pid=$!; " +
+                      "while [ ! -s " + out + "/attempts.jsonl ]; do sleep 0.05; done; kill -9 $pid; wait $pid; true";
+    auto killed = run({"/bin/sh", "-c", cmd}, {"REFINERY_TEST_API_KEY=sk-test"});
+    CHECK(killed.exit_code == 0);
+    size_t before = lines(out + "/attempts.jsonl").size();
+    CHECK(before >= 1);
+    auto resumed = run({REFINERY_BINARY_PATH, "run", config, "--out", out, "--cache-dir", test_support::cache_dir()},
+                       {"REFINERY_TEST_API_KEY=sk-test"});
+    CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+    auto attempts = lines(out + "/attempts.jsonl");
+    std::set<std::string> keys;
+    for (const auto& a : attempts) keys.insert(a["key"].get<std::string>());
+    CHECK(attempts.size() == 3);
+    CHECK(keys.size() == 3);
+    CHECK(server.received().size() == 3);  // each turn's response requested exactly once
+    auto report = json::parse(*base::read_file(out + "/report.json"));
+    CHECK(report["arms"][0]["cost_usd"].get<double>() == doctest::Approx(3 * (1000 * 1.0 + 200 * 4.0) / 1e6));
+    MESSAGE("attempts recorded before the kill: ", before);
+    fs::remove_all(fs::path(out).parent_path());
+  }
+}
