@@ -136,7 +136,10 @@ int cmd_run(const std::vector<std::string>& argv) {
   for (const auto& m : config->models) {
     threads += m.concurrency;
     if (m.provider == "replay") {
-      auto r = Replay::load(m.replay_from);
+      // A relative source is relative to the config file, like any path a config names.
+      fs::path source = m.replay_from;
+      if (source.is_relative()) source = fs::path(config_path).parent_path() / source;
+      auto r = Replay::load(source.string());
       if (!r) return usage("model '" + m.name + "': " + r.error().message);
       replays.emplace(m.name, std::move(r).value());
       continue;

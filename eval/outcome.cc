@@ -1,9 +1,32 @@
 #include "eval/outcome.h"
 
+#include <cmath>
+
 namespace eval {
 using nlohmann::json;
 
 namespace {
+
+// JSON has no NaN or Inf; a candidate's output does. They travel as strings.
+json number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+double number_from(const json& j, const char* key, double fallback = 0) {
+  if (!j.contains(key)) return fallback;
+  const json& v = j[key];
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s == "nan") return std::nan("");
+    if (s == "inf") return INFINITY;
+    if (s == "-inf") return -INFINITY;
+  }
+  return fallback;
+}
+
 constexpr const char* kNames[] = {"compile_error", "load_error", "runtime_error",
                                   "timeout",       "crashed",    "wrong_shape",
                                   "mismatch",      "rejected",   "correct"};
@@ -50,9 +73,9 @@ json to_json(const Outcome& o) {
   for (const auto& t : o.trials) {
     json first = json::array();
     for (const auto& m : t.first)
-      first.push_back({{"index", m.index}, {"expected", m.expected}, {"actual", m.actual}});
-    trials.push_back({{"trial", t.trial},         {"output", t.output},     {"max_abs", t.max_abs},
-                      {"max_rel", t.max_rel},     {"mismatches", t.mismatches},
+      first.push_back({{"index", m.index}, {"expected", number(m.expected)}, {"actual", number(m.actual)}});
+    trials.push_back({{"trial", t.trial},         {"output", t.output},     {"max_abs", number(t.max_abs)},
+                      {"max_rel", number(t.max_rel)}, {"mismatches", t.mismatches},
                       {"elements", t.elements},   {"nonfinite", t.nonfinite},
                       {"first_mismatches", first}});
   }
@@ -93,14 +116,14 @@ base::Result<Outcome> outcome_from_json(const json& j) {
       TrialDiff d;
       d.trial = t.value("trial", 0);
       d.output = t.value("output", 0);
-      d.max_abs = t.value("max_abs", 0.0);
-      d.max_rel = t.value("max_rel", 0.0);
+      d.max_abs = number_from(t, "max_abs");
+      d.max_rel = number_from(t, "max_rel");
       d.mismatches = t.value("mismatches", int64_t{0});
       d.elements = t.value("elements", int64_t{0});
       d.nonfinite = t.value("nonfinite", false);
       for (const auto& m : t.value("first_mismatches", json::array()))
-        d.first.push_back({m.at("index").get<std::vector<int64_t>>(), m.value("expected", 0.0),
-                           m.value("actual", 0.0)});
+        d.first.push_back({m.at("index").get<std::vector<int64_t>>(), number_from(m, "expected"),
+                           number_from(m, "actual")});
       o.trials.push_back(std::move(d));
     }
     if (j.contains("timing")) {

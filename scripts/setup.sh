@@ -30,7 +30,8 @@ fi
 cmake --build build -j"$(nproc)"
 
 if [ "${1:-}" != "--no-quickstart" ]; then
-  # The quickstart: every problem's reference compiled, run twice on the same
-  # inputs, checked against itself and timed, on this machine's CPU.
-  build/refinery problems check --backend cpu --size small
+  # The quickstart: an offline three-turn campaign over five problems on recorded
+  # responses (configs/quickstart.yaml), on this machine's backend, then its report.
+  # Run again, it resumes: nothing is redone.
+  build/refinery run configs/quickstart.yaml --out runs/quickstart
 fi

@@ -93,6 +93,9 @@ TEST_SUITE("refinery run") {
                  "--cache-dir", test_support::cache_dir()}).exit_code == 0);
     std::string changed = fs::path(out).parent_path().string() + "/changed.yaml";
     std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.yaml");
+    const std::string relative = "replay_from: relu_three_turns.jsonl";
+    text.replace(text.find(relative), relative.size(),
+                 "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.jsonl");
     std::ofstream(changed) << text << "report:\n  thresholds: [1]\n";
     auto refused = run({REFINERY_BINARY_PATH, "run", changed, "--out", out});
     CHECK(refused.exit_code == 2);

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "eval/job.h"
 #include "eval/outcome.h"
 #include "eval/shim.h"
@@ -35,6 +37,21 @@ TEST_SUITE("eval::Outcome") {
     CHECK(back->trials.at(0).first.at(0).index == std::vector<int64_t>{1, 2});
     CHECK(back->trials.at(0).first.at(0).actual == 1.5);
     CHECK(back->compile->cached);
+  }
+
+  TEST_CASE("NaN and Inf in a candidate's output survive JSON") {
+    eval::Outcome o;
+    o.status = eval::Status::mismatch;
+    eval::TrialDiff d;
+    d.first.push_back({{0, 1}, 1.0, std::nan("")});
+    d.first.push_back({{0, 2}, -INFINITY, INFINITY});
+    o.trials.push_back(d);
+    auto text = eval::to_json(o).dump();
+    auto back = eval::outcome_from_json(nlohmann::json::parse(text));
+    REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+    CHECK(std::isnan(back->trials[0].first[0].actual));
+    CHECK(back->trials[0].first[1].expected == -INFINITY);
+    CHECK(back->trials[0].first[1].actual == INFINITY);
   }
 
   TEST_CASE("a malformed result is an error, not a crash") {
