@@ -30,6 +30,7 @@ class Runner {
         for (const auto& p : d_.problems)
           for (int k = 0; k < s.samples; ++k) chains_.push_back({&m, &s, &p, k});
     for (const auto& c : chains_) progress_.total += c.strategy->turns;
+    progress_.chains = static_cast<int>(chains_.size());
     std::vector<std::thread> pool;
     for (int i = 0; i < std::max(1, d_.threads); ++i) pool.emplace_back([this] { work(); });
     for (auto& t : pool) t.join();
@@ -82,7 +83,7 @@ class Runner {
       }
       history.push_back({"assistant", record.value("response_text", "")});
       history.push_back({"user", record.value("feedback", "")});
-      report(record, turn);
+      report(record, turn, best <= 1 && record.value("status", "") == "correct" && record.value("speedup", 0.0) > 1);
       if (record.value("status", "") == "correct" && record.value("speedup", 0.0) > best) {
         best = record["speedup"].get<double>();
         since_improvement = 0;
@@ -153,9 +154,10 @@ class Runner {
     return d_.store.attempt(key).value();
   }
 
-  void report(const json& record, int turn) {
+  void report(const json& record, int turn, bool became_fast) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++progress_.done;
+    progress_.fast_1_chains += became_fast;
     progress_.correct += record.value("status", "") == "correct";
     progress_.max_turn = std::max(progress_.max_turn, turn);
     const json& u = record.contains("usage") ? record["usage"] : json::object();

@@ -35,7 +35,9 @@ using Ask = std::function<base::Result<Completion>(const ModelConfig& model, con
 
 struct Progress {
   int done = 0, total = 0;      // attempts
-  int correct = 0;
+  int correct = 0;               // correct attempts
+  int chains = 0;                // (model, strategy, problem, sample) chains in all
+  int fast_1_chains = 0;         // chains whose best correct attempt so far has speedup > 1
   int max_turn = 0;
   int64_t tokens = 0;
   double cost_usd = 0;

@@ -175,8 +175,10 @@ int cmd_run(const std::vector<std::string>& argv) {
                       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                       double eta = p.done ? elapsed / p.done * (p.total - p.done) : 0;
                       char line[256];
-                      std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, %lld tokens, $%.4f, %s elapsed, ~%s left",
-                                    p.done, p.total, p.max_turn, p.correct, static_cast<long long>(p.tokens), p.cost_usd,
+                      std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, fast_1 %.1f%%, %lld tokens, $%.4f, %s elapsed, ~%s left",
+                                    p.done, p.total, p.max_turn, p.correct,
+                                    p.chains ? 100.0 * p.fast_1_chains / p.chains : 0.0,
+                                    static_cast<long long>(p.tokens), p.cost_usd,
                                     base::format_ms(elapsed * 1000).c_str(), base::format_ms(eta * 1000).c_str());
                       if (terminal) std::printf("\r%s\033[K", line);
                       else std::printf("%s\n", line);
