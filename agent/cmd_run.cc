@@ -165,6 +165,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   Printer printer;
   const bool terminal = isatty(fileno(stdout));
   auto start = std::chrono::steady_clock::now();
+  auto last_line = start - std::chrono::hours(1);
   CampaignDeps deps{*config, *store, *problems, *(*ctx)->evaluator, settings, *templates,
                     Target{eval::to_string(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name, REFINERY_TORCH_VERSION},
                     [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
@@ -180,8 +181,14 @@ int cmd_run(const std::vector<std::string>& argv) {
                                     p.chains ? 100.0 * p.fast_1_chains / p.chains : 0.0,
                                     static_cast<long long>(p.tokens), p.cost_usd,
                                     base::format_ms(elapsed * 1000).c_str(), base::format_ms(eta * 1000).c_str());
-                      if (terminal) std::printf("\r%s\033[K", line);
-                      else std::printf("%s\n", line);
+                      // Plain lines off a terminal: at most one a second, and the last.
+                      auto now = std::chrono::steady_clock::now();
+                      if (terminal) {
+                        std::printf("\r%s\033[K", line);
+                      } else if (p.done == p.total || now - last_line >= std::chrono::seconds(1)) {
+                        std::printf("%s\n", line);
+                        last_line = now;
+                      }
                       std::fflush(stdout);
                     },
                     &g_stop, args->has("threads") ? std::atoi(args->get("threads").c_str()) : std::max(1, threads)};
