@@ -79,7 +79,8 @@ class Runner {
         request.messages.insert(request.messages.end(), history.begin() + from, history.end());
         auto attempted = attempt(c, key, request);
         if (!attempted) return attempted.error();
-        record = *attempted;
+        if (!*attempted) return {};  // the model failed: this chain resumes here next run
+        record = **attempted;
       }
       history.push_back({"assistant", record.value("response_text", "")});
       history.push_back({"user", record.value("feedback", "")});
@@ -95,7 +96,9 @@ class Runner {
     return {};
   }
 
-  base::Result<json> attempt(const Chain& c, const AttemptKey& key, const ChatRequest& request) {
+  // The finished attempt's record, or nullopt when the model gave no response
+  // (after its retries): nothing is recorded then, so a resumed run asks again.
+  base::Result<std::optional<json>> attempt(const Chain& c, const AttemptKey& key, const ChatRequest& request) {
     TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
     std::string prompt_text;
     for (const auto& m : request.messages) prompt_text += "### " + m.role + "\n\n" + m.content + "\n\n";
@@ -116,7 +119,10 @@ class Runner {
                                {"reasoning_tokens", r.usage.reasoning_tokens}}},
                     {"cost_usd", cost_usd(r.usage, c.model->price)}};
       } else {
-        response = {{"error", completion.error().message}};
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++model_failures_;
+        if (d_.on_model_error) d_.on_model_error(key, completion.error().message);
+        return std::optional<json>();
       }
       TRY(d_.store.record_response(key, response));
     }
@@ -124,13 +130,6 @@ class Runner {
     json record = {{"response_text", response.value("text", "")}, {"usage", response.value("usage", json::object())},
                    {"cost_usd", response.value("cost_usd", 0.0)}};
     TRY(base::write_file(dir + "/response.md", response.value("text", "")));
-    if (response.contains("error")) {
-      record["status"] = "model_error";
-      record["message"] = response["error"];
-      record["feedback"] = "";
-      TRY(d_.store.record_attempt(key, record));
-      return d_.store.attempt(key).value();
-    }
     Extraction e = extract_code(response.value("text", ""));
     if (!e.code) {
       record["status"] = "no_code";
@@ -151,7 +150,7 @@ class Runner {
       record["feedback"] = *feedback;
     }
     TRY(d_.store.record_attempt(key, record));
-    return d_.store.attempt(key).value();
+    return d_.store.attempt(key);
   }
 
   void report(const json& record, int turn, bool became_fast) {
@@ -171,6 +170,7 @@ class Runner {
   std::atomic<size_t> next_{0};
   std::mutex mutex_;
   Progress progress_;
+  int model_failures_ = 0;
   base::Status failure_;
 };
 

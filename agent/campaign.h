@@ -53,13 +53,17 @@ struct CampaignDeps {
   Target target;
   Ask ask;
   std::function<void(const Progress&)> on_progress;  // called after each attempt, serialised
+  // A model gave no response after its retries; that chain stops for this run
+  // and is asked again when the run is resumed. Serialised.
+  std::function<void(const AttemptKey&, const std::string&)> on_model_error;
   std::atomic<bool>* stop = nullptr;
   int threads = 4;
 };
 
 // Runs every chain to its end (or until stop). An Error is a campaign that
-// cannot go on (the store cannot be written); a failing model or candidate is
-// recorded in its attempt and the campaign carries on.
+// cannot go on (the store cannot be written). A failing candidate is recorded
+// in its attempt; a model that fails after its retries ends that chain for
+// this run, unrecorded, and the campaign carries on.
 base::Status run_campaign(CampaignDeps& deps);
 
 }  // namespace agent

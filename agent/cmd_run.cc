@@ -191,6 +191,10 @@ int cmd_run(const std::vector<std::string>& argv) {
                       }
                       std::fflush(stdout);
                     },
+                    [](const AttemptKey& key, const std::string& error) {
+                      std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
+                                   key.str().c_str(), error.c_str());
+                    },
                     &g_stop, args->has("threads") ? std::atoi(args->get("threads").c_str()) : std::max(1, threads)};
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;

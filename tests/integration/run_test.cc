@@ -138,4 +138,34 @@ TEST_SUITE("refinery run") {
     MESSAGE("attempts recorded before the kill: ", before);
     fs::remove_all(fs::path(out).parent_path());
   }
+
+  TEST_CASE("a model that fails for good records nothing; the resumed run asks again") {
+    test_http::Server server({
+        {401, R"({"error":{"message":"Incorrect API key provided"}})"},
+        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
+    });
+    std::string out = temp_run_dir();
+    std::string config = fs::path(out).parent_path().string() + "/fail.yaml";
+    std::ofstream(config) << "name: fail\nproblems:\n  ids: [level1/19]\n  size: small\n"
+                             "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: "
+                          << server.url() << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
+                             "strategies:\n  - name: once\n    kind: single_shot\n"
+                             "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+    auto first = run({REFINERY_BINARY_PATH, "run", config, "--out", out, "--cache-dir", test_support::cache_dir()},
+                     {"REFINERY_TEST_API_KEY=sk-wrong"});
+    CHECK(first.exit_code == 0);
+    CHECK(first.err.find("local/once/level1/19/s0/t1: model 'local': HTTP 401: Incorrect API key provided (not retried) "
+                         "(this chain continues when the run is resumed)") != std::string::npos);
+    CHECK(lines(out + "/attempts.jsonl").empty());
+    CHECK(lines(out + "/responses.jsonl").empty());
+    auto second = run({REFINERY_BINARY_PATH, "run", config, "--out", out, "--cache-dir", test_support::cache_dir()},
+                      {"REFINERY_TEST_API_KEY=sk-right"});
+    CHECK(second.exit_code == 0);
+    auto attempts = lines(out + "/attempts.jsonl");
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0]["status"] == "correct");
+    CHECK(server.received().size() == 2);
+    CHECK(server.received()[1].headers["authorization"] == "Bearer sk-right");
+    fs::remove_all(fs::path(out).parent_path());
+  }
 }
