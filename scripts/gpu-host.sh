@@ -22,8 +22,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   # CUDA_HOME lets Torch's CMake find the toolkit without a CUDA language step.
   export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
   cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_PREFIX_PATH="$torch_prefix" -DCMAKE_CUDA_ARCHITECTURES=native \
-    -DCUDAToolkit_ROOT="$CUDA_HOME"
+    -DCMAKE_PREFIX_PATH="$torch_prefix" -DCUDAToolkit_ROOT="$CUDA_HOME"
 fi
 cmake --build "$build" -j"$(nproc)"
 
