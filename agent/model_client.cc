@@ -1,5 +1,6 @@
 #include "agent/model_client.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace agent {
@@ -16,22 +17,14 @@ base::Result<std::string> api_key_for(const ModelConfig& model) {
 ModelClient::ModelClient(ModelConfig model, std::string api_key, HttpClient& http, Sleeper sleep,
                          uint64_t seed, RetryPolicy policy)
     : model_(std::move(model)), api_key_(std::move(api_key)), http_(http), sleep_(std::move(sleep)),
-      policy_(policy), rng_(seed) {}
+      policy_(policy), in_flight_(std::max(1, model_.concurrency)), rng_(seed) {}
 
 base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    slot_free_.wait(lock, [&] { return in_flight_ < model_.concurrency; });
-    ++in_flight_;
-  }
+  in_flight_.acquire();
   struct Release {
-    ModelClient* self;
-    ~Release() {
-      std::lock_guard<std::mutex> lock(self->mutex_);
-      --self->in_flight_;
-      self->slot_free_.notify_one();
-    }
-  } release{this};
+    std::counting_semaphore<>& slots;
+    ~Release() { slots.release(); }
+  } release{in_flight_};
 
   const HttpRequest http_request = build_request(model_, request, api_key_);
   Completion c;

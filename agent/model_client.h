@@ -8,10 +8,10 @@
 // loop is tested exactly. complete() is thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <random>
+#include <semaphore>
 #include <string>
 #include <vector>
 
@@ -53,9 +53,8 @@ class ModelClient {
   HttpClient& http_;
   Sleeper sleep_;
   RetryPolicy policy_;
-  std::mutex mutex_;
-  std::condition_variable slot_free_;
-  int in_flight_ = 0;
+  std::counting_semaphore<> in_flight_;  // model_.concurrency requests at once
+  std::mutex mutex_;                      // guards rng_
   std::mt19937_64 rng_;
 };
 

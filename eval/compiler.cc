@@ -62,7 +62,11 @@ std::vector<std::string> compiler_env() {
 
 CompileService::CompileService(Toolchain toolchain, CompileOptions options,
                                base::ProcessRunner& runner)
-    : toolchain_(std::move(toolchain)), options_(std::move(options)), runner_(runner) {
+    : toolchain_(std::move(toolchain)),
+      options_(std::move(options)),
+      runner_(runner),
+      slots_(options_.max_parallel > 0 ? options_.max_parallel
+                                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
   // Compiles run inside their own folders: every path handed to them is absolute.
   options_.cache_dir = fs::absolute(options_.cache_dir).string();
 }
@@ -201,21 +205,11 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   o.timeout_seconds = options_.timeout_seconds;
   o.output_cap_bytes = 256 << 10;
   // One compile per core: wait for a slot.
-  const int slots = options_.max_parallel > 0 ? options_.max_parallel
-                                              : std::max(1u, std::thread::hardware_concurrency());
-  {
-    std::unique_lock<std::mutex> lock(slots_mutex_);
-    slot_free_.wait(lock, [&] { return running_ < slots; });
-    ++running_;
-  }
+  slots_.acquire();
   struct Release {
-    CompileService* self;
-    ~Release() {
-      std::lock_guard<std::mutex> lock(self->slots_mutex_);
-      --self->running_;
-      self->slot_free_.notify_one();
-    }
-  } release{this};
+    std::counting_semaphore<>& slots;
+    ~Release() { slots.release(); }
+  } release{slots_};
   auto start = std::chrono::steady_clock::now();
   const std::string nvcc_tmp = (fs::path(tmp) / "nvcc-tmp").string();
   if (use_nvcc) {

@@ -18,8 +18,8 @@
 // (cannot write the cache, cannot run the compiler).
 #pragma once
 
-#include <condition_variable>
 #include <mutex>
+#include <semaphore>
 #include <string>
 #include <vector>
 
@@ -89,9 +89,7 @@ class CompileService {
   std::vector<std::pair<std::string, std::string>> versions_;
   std::string pch_dir_;
   bool pch_tried_ = false;
-  std::mutex slots_mutex_;  // guards running_
-  std::condition_variable slot_free_;
-  int running_ = 0;
+  std::counting_semaphore<> slots_;  // one compile per core (options_.max_parallel)
 };
 
 }  // namespace eval
