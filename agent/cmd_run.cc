@@ -49,28 +49,14 @@ base::Result<std::vector<eval::Problem>> select_problems(const Config& config, c
   return out;
 }
 
-int write_report(const fs::path& run, bool json_out) {
-  auto config_text = base::read_file((run / "config.yaml").string());
-  auto selection = base::read_file((run / "selection.json").string());
-  if (!config_text || !selection) {
-    std::fprintf(stderr, "refinery report: %s is not a run folder (no config.yaml or selection.json)\n", run.c_str());
-    return 2;
-  }
-  auto config = parse_config(*config_text, (run / "config.yaml").string());
-  if (!config) {
-    std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
-    return 2;
-  }
-  auto store = RunStore::open(run.string(), *config_text, false);
-  if (!store) {
-    std::fprintf(stderr, "refinery report: %s\n", store.error().message.c_str());
-    return 1;
-  }
-  std::vector<std::string> problems = nlohmann::json::parse(*selection).get<std::vector<std::string>>();
-  auto report = campaign_report(*config, problems, store->attempts());
-  (void)base::write_file_atomic((run / "report.json").string(), report.dump(2));
+// Writes report.json and report.txt into the run folder and prints one of them.
+int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
+                const std::vector<nlohmann::json>& attempts, bool json_out) {
+  auto report = campaign_report(config, problems, attempts);
   std::string text = format_report(report);
-  (void)base::write_file_atomic((run / "report.txt").string(), text);
+  for (const auto& [name, content] : {std::pair{"report.json", report.dump(2)}, std::pair{"report.txt", text}})
+    if (auto s = base::write_file_atomic((run / name).string(), content); !s)
+      std::fprintf(stderr, "refinery: %s\n", s.error().message.c_str());
   if (json_out) std::printf("%s\n", report.dump(2).c_str());
   else std::printf("%s", text.c_str());
   return 0;
@@ -84,7 +70,29 @@ int cmd_report(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "usage: refinery report RUN_DIR [--json]\n");
     return 2;
   }
-  return write_report(args->positional[0], args->has("json"));
+  const fs::path run = args->positional[0];
+  auto config_text = base::read_file((run / "config.yaml").string());
+  auto selection_text = base::read_file((run / "selection.json").string());
+  if (!config_text || !selection_text) {
+    std::fprintf(stderr, "refinery report: %s is not a run folder (no config.yaml or selection.json)\n", run.c_str());
+    return 2;
+  }
+  auto config = parse_config(*config_text, (run / "config.yaml").string());
+  if (!config) {
+    std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
+    return 2;
+  }
+  auto selection = nlohmann::json::parse(*selection_text, nullptr, false);
+  if (selection.is_discarded() || !selection.is_array()) {
+    std::fprintf(stderr, "refinery report: %s is not a JSON list of problem ids\n", (run / "selection.json").c_str());
+    return 1;
+  }
+  auto store = RunStore::open(run.string(), *config_text, false);
+  if (!store) {
+    std::fprintf(stderr, "refinery report: %s\n", store.error().message.c_str());
+    return 1;
+  }
+  return emit_report(run, *config, selection.get<std::vector<std::string>>(), store->attempts(), args->has("json"));
 }
 
 int cmd_run(const std::vector<std::string>& argv) {
@@ -155,9 +163,9 @@ int cmd_run(const std::vector<std::string>& argv) {
   auto store = RunStore::open(out.string(), *config_text, args->has("force"));
   if (!store) return usage(store.error().message);
   for (const auto& w : store->warnings()) std::fprintf(stderr, "refinery run: %s\n", w.c_str());
-  nlohmann::json selection = nlohmann::json::array();
+  std::vector<std::string> selection;
   for (const auto& p : *problems) selection.push_back(p.id);
-  if (auto s = base::write_file_atomic((out / "selection.json").string(), selection.dump(2)); !s)
+  if (auto s = base::write_file_atomic((out / "selection.json").string(), nlohmann::json(selection).dump(2)); !s)
     return usage(s.error().message);
 
   auto templates = PromptTemplates::load(default_prompts_dir());
@@ -208,7 +216,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   }
   if (g_stop.load()) std::printf("stopped; run the same command again to resume\n");
   std::printf("run folder: %s\n", out.c_str());
-  return write_report(out, false);
+  // The store in hand already holds every attempt: no second read of the logs.
+  return emit_report(out, *config, selection, store->attempts(), false);
 }
 
 }  // namespace agent

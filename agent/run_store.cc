@@ -102,12 +102,15 @@ Status RunStore::record_response(const AttemptKey& key, const nlohmann::json& re
   return {};
 }
 
-std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const {
+std::optional<nlohmann::json> RunStore::find(const std::map<std::string, nlohmann::json>& in,
+                                              const AttemptKey& key) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = responses_.find(key.str());
-  if (it == responses_.end()) return std::nullopt;
+  auto it = in.find(key.str());
+  if (it == in.end()) return std::nullopt;
   return it->second;
 }
+
+std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const { return find(responses_, key); }
 
 Status RunStore::record_attempt(const AttemptKey& key, nlohmann::json record) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -124,12 +127,7 @@ Status RunStore::record_attempt(const AttemptKey& key, nlohmann::json record) {
   return {};
 }
 
-std::optional<nlohmann::json> RunStore::attempt(const AttemptKey& key) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = attempts_.find(key.str());
-  if (it == attempts_.end()) return std::nullopt;
-  return it->second;
-}
+std::optional<nlohmann::json> RunStore::attempt(const AttemptKey& key) const { return find(attempts_, key); }
 
 std::vector<nlohmann::json> RunStore::attempts() const {
   std::lock_guard<std::mutex> lock(mutex_);

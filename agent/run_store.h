@@ -63,6 +63,7 @@ class RunStore {
  private:
   RunStore() = default;
   base::Status append(const std::string& file, const nlohmann::json& line);
+  std::optional<nlohmann::json> find(const std::map<std::string, nlohmann::json>& in, const AttemptKey& key) const;
   void load(const std::string& file, std::map<std::string, nlohmann::json>& into,
             std::vector<std::string>* order);
 
