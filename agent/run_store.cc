@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <set>
 
 #include "base/fs.h"
 #include "base/text.h"
@@ -19,6 +21,15 @@ using base::Status;
 std::string AttemptKey::str() const {
   return model + "/" + strategy + "/" + problem + "/s" + std::to_string(sample) + "/t" + std::to_string(turn);
 }
+
+namespace {
+// An attempt's record without the texts that make it long.
+nlohmann::json summarize(nlohmann::json record) {
+  record.erase("response_text");
+  record.erase("feedback");
+  return record;
+}
+}  // namespace
 
 RunStore::RunStore(RunStore&& o) noexcept
     : dir_(std::move(o.dir_)),
@@ -48,40 +59,60 @@ Result<RunStore> RunStore::open(const std::string& dir, const std::string& confi
   }
   RunStore store;
   store.dir_ = dir;
-  store.load("responses.jsonl", store.responses_, nullptr);
-  store.load("attempts.jsonl", store.attempts_, &store.attempt_order_);
+  store.load("responses.jsonl", [&](const std::string& key, Line line, nlohmann::json) {
+    store.responses_[key] = line;
+  });
+  store.load("attempts.jsonl", [&](const std::string& key, Line line, nlohmann::json record) {
+    store.attempts_[key] = {line, summarize(std::move(record))};
+    store.attempt_order_.push_back(key);
+  });
   return store;
 }
 
-void RunStore::load(const std::string& file, std::map<std::string, nlohmann::json>& into,
-                    std::vector<std::string>* order) {
-  auto text = base::read_file((fs::path(dir_) / file).string());
-  if (!text) return;  // not written yet
-  auto lines = base::split(*text, '\n');
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].empty()) continue;
-    auto j = nlohmann::json::parse(lines[i], nullptr, false);
-    std::string where = file + ":" + std::to_string(i + 1);
+void RunStore::load(const std::string& file,
+                    const std::function<void(const std::string&, Line, nlohmann::json)>& take) {
+  const std::string path = (fs::path(dir_) / file).string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return;  // not written yet
+  std::set<std::string> seen;
+  uint64_t offset = 0;
+  bool ends_with_newline = true;
+  std::string text;
+  for (int n = 1; std::getline(in, text); ++n) {
+    Line line{offset, text.size()};
+    ends_with_newline = !in.eof();
+    offset += text.size() + 1;
+    if (text.empty()) continue;
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    std::string where = file + ":" + std::to_string(n);
     if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string()) {
-      warnings_.push_back(where + ": unreadable line skipped" +
-                          (i + 1 == lines.size() ? " (torn by an interrupted write)" : ""));
+      warnings_.push_back(where + ": unreadable line skipped" + (ends_with_newline ? "" : " (torn by an interrupted write)"));
       continue;
     }
     std::string key = j["key"];
-    if (into.count(key)) {
+    if (!seen.insert(key).second) {
       warnings_.push_back(where + ": duplicate of " + key + " ignored");
       continue;
     }
-    into[key] = j;
-    if (order) order->push_back(key);
+    take(key, line, std::move(j));
+  }
+  // A torn last line is left as it is, ended, so that the next record starts a line of its own.
+  if (!ends_with_newline) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd >= 0) {
+      [[maybe_unused]] ssize_t n = ::write(fd, "\n", 1);
+      ::close(fd);
+    }
   }
 }
 
-Status RunStore::append(const std::string& file, const nlohmann::json& line) {
+Result<RunStore::Line> RunStore::append(const std::string& file, const nlohmann::json& line) {
   std::string text = line.dump() + "\n";
   std::string path = (fs::path(dir_) / file).string();
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Error{path + ": cannot open for append: " + std::strerror(errno)};
+  // Only this process writes the logs, under mutex_: the end is where the line goes.
+  off_t at = ::lseek(fd, 0, SEEK_END);
   ssize_t written = ::write(fd, text.data(), text.size());
   int write_errno = errno;
   bool synced = ::fsync(fd) == 0;
@@ -89,28 +120,41 @@ Status RunStore::append(const std::string& file, const nlohmann::json& line) {
   if (written != static_cast<ssize_t>(text.size()))
     return Error{path + ": short write: " + std::strerror(write_errno)};
   if (!synced) return Error{path + ": fsync failed"};
-  return {};
+  return Line{static_cast<uint64_t>(at), text.size() - 1};
+}
+
+std::optional<nlohmann::json> RunStore::read(const std::string& file, const Line& line) const {
+  std::string path = (fs::path(dir_) / file).string();
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text(line.length, '\0');
+  ssize_t n = ::pread(fd, text.data(), text.size(), static_cast<off_t>(line.offset));
+  ::close(fd);
+  if (n != static_cast<ssize_t>(text.size())) return std::nullopt;
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) return std::nullopt;
+  return j;
 }
 
 Status RunStore::record_response(const AttemptKey& key, const nlohmann::json& response) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (responses_.count(key.str())) return {};
   nlohmann::json line = response;
   line["key"] = key.str();
-  if (responses_.count(key.str())) return {};
-  TRY(append("responses.jsonl", line));
-  responses_[key.str()] = line;
+  TRY_ASSIGN(responses_[key.str()], append("responses.jsonl", line));
   return {};
 }
 
-std::optional<nlohmann::json> RunStore::find(const std::map<std::string, nlohmann::json>& in,
-                                              const AttemptKey& key) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = in.find(key.str());
-  if (it == in.end()) return std::nullopt;
-  return it->second;
+std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const {
+  Line line;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = responses_.find(key.str());
+    if (it == responses_.end()) return std::nullopt;
+    line = it->second;
+  }
+  return read("responses.jsonl", line);
 }
-
-std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const { return find(responses_, key); }
 
 Status RunStore::record_attempt(const AttemptKey& key, nlohmann::json record) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -121,18 +165,28 @@ Status RunStore::record_attempt(const AttemptKey& key, nlohmann::json record) {
   record["sample"] = key.sample;
   record["turn"] = key.turn;
   if (attempts_.count(key.str())) return Error{"attempt " + key.str() + " is already recorded"};
-  TRY(append("attempts.jsonl", record));
-  attempts_[key.str()] = record;
+  TRY_ASSIGN(Line line, append("attempts.jsonl", record));
+  attempts_[key.str()] = {line, summarize(std::move(record))};
   attempt_order_.push_back(key.str());
   return {};
 }
 
-std::optional<nlohmann::json> RunStore::attempt(const AttemptKey& key) const { return find(attempts_, key); }
+std::optional<nlohmann::json> RunStore::attempt(const AttemptKey& key) const {
+  Line line;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = attempts_.find(key.str());
+    if (it == attempts_.end()) return std::nullopt;
+    line = it->second.line;
+  }
+  return read("attempts.jsonl", line);
+}
 
 std::vector<nlohmann::json> RunStore::attempts() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<nlohmann::json> out;
-  for (const auto& k : attempt_order_) out.push_back(attempts_.at(k));
+  out.reserve(attempt_order_.size());
+  for (const auto& k : attempt_order_) out.push_back(attempts_.at(k).summary);
   return out;
 }
 

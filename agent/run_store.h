@@ -12,13 +12,20 @@
 //                          compile.log, result.json
 //
 // Opening an existing folder with a different config is refused unless
-// forced. Loading skips a torn last line (a run killed mid-write) and keeps
-// the first record of a duplicated key. Methods are thread-safe: appends are
-// serialised by a mutex and each is one write(2) of a whole line.
+// forced. Loading skips a torn last line (a run killed mid-write; the next
+// append starts on a new line) and keeps the first record of a duplicated key.
+// Methods are thread-safe: appends are serialised by a mutex and each is one
+// write(2) of a whole line.
+//
+// Memory stays small however long the campaign: the store holds where each
+// line is in its log and, for attempts, the record without its long texts
+// (response_text, feedback); a whole record is read back from the log when
+// asked for.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -49,8 +56,10 @@ class RunStore {
   std::optional<nlohmann::json> response(const AttemptKey& key) const;
 
   base::Status record_attempt(const AttemptKey& key, nlohmann::json record);
-  std::optional<nlohmann::json> attempt(const AttemptKey& key) const;
-  std::vector<nlohmann::json> attempts() const;  // in the order they finished
+  std::optional<nlohmann::json> attempt(const AttemptKey& key) const;  // the whole record
+  // Every attempt in the order they finished, without the long texts: what
+  // reports need (key fields, status, speedup, timings, message, usage, cost).
+  std::vector<nlohmann::json> attempts() const;
 
   // The attempt's artifact folder, created on first use.
   base::Result<std::string> artifact_dir(const AttemptKey& key) const;
@@ -61,15 +70,24 @@ class RunStore {
   RunStore(RunStore&& other) noexcept;
 
  private:
+  struct Line {
+    uint64_t offset = 0, length = 0;  // in its log, without the newline
+  };
+  struct Attempt {
+    Line line;
+    nlohmann::json summary;
+  };
+
   RunStore() = default;
-  base::Status append(const std::string& file, const nlohmann::json& line);
-  std::optional<nlohmann::json> find(const std::map<std::string, nlohmann::json>& in, const AttemptKey& key) const;
-  void load(const std::string& file, std::map<std::string, nlohmann::json>& into,
-            std::vector<std::string>* order);
+  base::Result<Line> append(const std::string& file, const nlohmann::json& line);
+  std::optional<nlohmann::json> read(const std::string& file, const Line& line) const;
+  // Calls `take` for each readable, first-of-its-key line of `file`.
+  void load(const std::string& file, const std::function<void(const std::string&, Line, nlohmann::json)>& take);
 
   std::string dir_;
   mutable std::mutex mutex_;
-  std::map<std::string, nlohmann::json> responses_, attempts_;
+  std::map<std::string, Line> responses_;
+  std::map<std::string, Attempt> attempts_;
   std::vector<std::string> attempt_order_;
   std::vector<std::string> warnings_;
 };

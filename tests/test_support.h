@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -21,7 +24,27 @@ inline std::string fixture(const std::string& name) {
   return *text;
 }
 
+// Compares `actual` with tests/fixtures/golden/NAME; REFINERY_UPDATE_GOLDEN=1 rewrites the file instead.
+inline void check_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(REFINERY_TEST_FIXTURES) + "/golden/" + name;
+  if (const char* u = std::getenv("REFINERY_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path) << actual;
+    return;
+  }
+  auto expected = base::read_file(path);
+  REQUIRE_MESSAGE(expected.ok(), name);
+  CHECK(actual == *expected);
+}
+
 inline std::string cache_dir() { return std::string(REFINERY_TEST_CACHE); }
+
+// A private temporary folder, removed with everything in it.
+struct TempDir {
+  explicit TempDir(const std::string& prefix = "refinery-test")
+      : path(*base::make_temp_dir(std::filesystem::temp_directory_path().string(), prefix)) {}
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string path;
+};
 
 // Real services for one backend, with short timing so tests stay quick.
 struct RealEvaluator {

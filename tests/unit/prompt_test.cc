@@ -1,26 +1,13 @@
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <fstream>
-
 #include "agent/prompt.h"
 #include "base/fs.h"
 #include "eval/problem_index.h"
+#include "test_support.h"
 
 namespace {
 
-const std::string kGolden = std::string(REFINERY_TEST_FIXTURES) + "/golden/";
-
-// Compares with a golden file; REFINERY_UPDATE_GOLDEN=1 rewrites it instead.
-void check_golden(const std::string& name, const std::string& actual) {
-  if (const char* u = std::getenv("REFINERY_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(kGolden + name) << actual;
-    return;
-  }
-  auto expected = base::read_file(kGolden + name);
-  REQUIRE_MESSAGE(expected.ok(), name);
-  CHECK(actual == *expected);
-}
+using test_support::check_golden;
 
 agent::PromptTemplates templates() {
   auto t = agent::PromptTemplates::load(agent::default_prompts_dir());

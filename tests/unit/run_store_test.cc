@@ -5,17 +5,14 @@
 
 #include "agent/run_store.h"
 #include "base/fs.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using agent::AttemptKey;
 using agent::RunStore;
 
 namespace {
-struct TempDir {
-  TempDir() : path(*base::make_temp_dir(fs::temp_directory_path().string(), "refinery-run")) {}
-  ~TempDir() { fs::remove_all(path); }
-  std::string path;
-};
+using test_support::TempDir;
 const AttemptKey kFirst{"gpt", "refine", "level1/19", 0, 1};
 const AttemptKey kSecond{"gpt", "refine", "level1/19", 0, 2};
 }  // namespace
@@ -82,6 +79,31 @@ TEST_SUITE("agent::RunStore") {
     CHECK(store->warnings()[1] == "attempts.jsonl:3: unreadable line skipped (torn by an interrupted write)");
     REQUIRE(store->attempts().size() == 1);
     CHECK(store->attempts()[0]["status"] == "correct");
+    // The next record starts a line of its own, and both survive another reopening.
+    REQUIRE(store->record_attempt(kSecond, {{"status", "timeout"}}).ok());
+    auto reopened = RunStore::open(dir.path, "x", false);
+    REQUIRE(reopened.ok());
+    REQUIRE(reopened->attempts().size() == 2);
+    CHECK(reopened->attempts()[1]["status"] == "timeout");
+    CHECK((*reopened->attempt(kSecond))["status"] == "timeout");
+  }
+
+  TEST_CASE("the summaries leave out the long texts, which are read back whole") {
+    TempDir dir;
+    auto store = RunStore::open(dir.path, "x", false);
+    REQUIRE(store.ok());
+    REQUIRE(store->record_attempt(kFirst, {{"status", "correct"}, {"response_text", "```cpp\nk\n```"},
+                                           {"feedback", "Correct, 1.2x."}, {"speedup", 1.2}}).ok());
+    REQUIRE(store->record_attempt(kSecond, {{"status", "mismatch"}, {"feedback", "Wrong."}}).ok());
+    auto summary = store->attempts()[0];
+    CHECK_FALSE(summary.contains("response_text"));
+    CHECK_FALSE(summary.contains("feedback"));
+    CHECK(summary["speedup"] == 1.2);
+    auto whole = store->attempt(kFirst);
+    REQUIRE(whole.has_value());
+    CHECK((*whole)["response_text"] == "```cpp\nk\n```");
+    CHECK((*whole)["feedback"] == "Correct, 1.2x.");
+    CHECK((*store->attempt(kSecond))["feedback"] == "Wrong.");
   }
 
   TEST_CASE("artifact folders follow the attempt's key") {
