@@ -1,6 +1,9 @@
 #include "agent/campaign.h"
 
-#include <filesystem>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -8,10 +11,58 @@
 #include "base/fs.h"
 
 namespace agent {
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+// A fixed set of threads running posted tasks in order.
+class Pool {
+ public:
+  explicit Pool(int threads) {
+    for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~Pool() { join(); }
+
+  void post(std::function<void()> task) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      tasks_.push_back(std::move(task));
+    }
+    cv_.notify_one();
+  }
+
+  // Runs what is queued, then ends the threads.
+  void join() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+  }
+
+ private:
+  void loop() {
+    while (true) {
+      std::function<void()> task;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [this] { return closed_ || !tasks_.empty(); });
+        if (tasks_.empty()) return;
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> tasks_;
+  bool closed_ = false;
+  std::vector<std::thread> threads_;
+};
 
 struct Chain {
   const ModelConfig* model;
@@ -20,113 +71,184 @@ struct Chain {
   int sample;
 };
 
+// A chain being run: its prompts, the history so far, and where it stands.
+struct ChainState {
+  Chain c;
+  std::string system, first;
+  std::vector<Message> history;  // assistant responses and user feedback, in turn order
+  double best = -1;
+  int since_improvement = 0;
+  int turn = 0;                  // the turn being run
+};
+
 class Runner {
  public:
   explicit Runner(CampaignDeps& deps) : d_(deps) {}
 
   base::Status run() {
-    for (const auto& m : d_.config.models)
+    // Problems outermost and models innermost, so that the chains admitted
+    // together ask every model, not one model's queue at a time.
+    for (const auto& p : d_.problems)
       for (const auto& s : d_.config.strategies)
-        for (const auto& p : d_.problems)
-          for (int k = 0; k < s.samples; ++k) chains_.push_back({&m, &s, &p, k});
+        for (int k = 0; k < s.samples; ++k)
+          for (const auto& m : d_.config.models) chains_.push_back({&m, &s, &p, k});
     for (const auto& c : chains_) progress_.total += c.strategy->turns;
     progress_.chains = static_cast<int>(chains_.size());
-    std::vector<std::thread> pool;
-    for (int i = 0; i < std::max(1, d_.threads); ++i) pool.emplace_back([this] { work(); });
-    for (auto& t : pool) t.join();
+
+    int in_flight = d_.max_in_flight;
+    for (const auto& m : d_.config.models) {
+      asks_.emplace(m.name, std::make_unique<Pool>(m.concurrency));
+      if (d_.max_in_flight <= 0) in_flight += m.concurrency;
+    }
+    if (d_.max_in_flight <= 0) in_flight += d_.eval_threads;
+    evals_ = std::make_unique<Pool>(d_.eval_threads);
+
+    for (int i = 0; i < in_flight; ++i) admit();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [this] { return active_ == 0; });
+    }
+    for (auto& [name, pool] : asks_) pool->join();
+    evals_->join();
     return failure_;
   }
 
  private:
-  void work() {
+  bool stopped() const { return d_.stop && d_.stop->load(); }
+
+  void fail(const base::Status& s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (failure_.ok()) failure_ = s;
+    if (d_.stop) d_.stop->store(true);
+  }
+
+  // Admits chains until one is queued on a pool (or none is left). A chain
+  // whose turns are all in the store ends here, and the next one comes in.
+  void admit() {
     while (true) {
-      size_t i = next_.fetch_add(1);
-      if (i >= chains_.size() || stopped()) return;
-      auto s = run_chain(chains_[i]);
-      if (!s) {
+      size_t i;
+      {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (failure_.ok()) failure_ = s;
-        if (d_.stop) d_.stop->store(true);
-        return;
+        if (next_ >= chains_.size() || stopped() || !failure_.ok()) return;
+        i = next_++;
+        ++active_;
       }
+      auto state = std::make_shared<ChainState>();
+      state->c = chains_[i];
+      auto prepared = prepare(*state);
+      if (!prepared) fail(prepared);
+      if (prepared && advance(state)) return;
+      release();
     }
   }
 
-  bool stopped() const { return d_.stop && d_.stop->load(); }
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--active_ == 0) done_.notify_all();
+  }
 
-  base::Status run_chain(const Chain& c) {
-    auto reference = base::read_file(c.problem->reference_path);
-    if (!reference) return reference.error();
-    auto first = d_.templates.render(
-        "first_turn", first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
-                                        eval::effective_tolerance(*c.problem, d_.eval_settings), *reference));
-    if (!first) return first.error();
-    auto system = d_.templates.render("system", {{"language", d_.target.backend == "cuda" ? "CUDA C++" : "C++"}});
-    if (!system) return system.error();
+  // A chain queued on a pool has ended (its last turn, early stop, a model
+  // failure, or stop): its place goes to the next.
+  void finish() {
+    admit();
+    release();
+  }
 
-    std::vector<Message> history;  // assistant responses and user feedback, in turn order
-    double best = -1;
-    int since_improvement = 0;
-    for (int turn = 1; turn <= c.strategy->turns; ++turn) {
-      if (stopped()) return {};
-      AttemptKey key{c.model->name, c.strategy->name, c.problem->id, c.sample, turn};
-      json record;
-      if (auto done = d_.store.attempt(key)) {
-        record = *done;
-      } else {
-        ChatRequest request{*system, {{"user", *first}}};
-        size_t from = c.strategy->history == "last" && history.size() > 2 ? history.size() - 2 : 0;
-        request.messages.insert(request.messages.end(), history.begin() + from, history.end());
-        auto attempted = attempt(c, key, request);
-        if (!attempted) return attempted.error();
-        if (!*attempted) return {};  // the model failed: this chain resumes here next run
-        record = **attempted;
-      }
-      history.push_back({"assistant", record.value("response_text", "")});
-      history.push_back({"user", record.value("feedback", "")});
-      report(record, turn, best <= 1 && record.value("status", "") == "correct" && record.value("speedup", 0.0) > 1);
-      if (record.value("status", "") == "correct" && record.value("speedup", 0.0) > best) {
-        best = record["speedup"].get<double>();
-        since_improvement = 0;
-      } else if (++since_improvement >= c.strategy->stop_after_no_improvement &&
-                 c.strategy->stop_after_no_improvement > 0) {
-        break;
-      }
-    }
+  base::Status prepare(ChainState& st) {
+    const auto& c = st.c;
+    TRY_ASSIGN(std::string reference, base::read_file(c.problem->reference_path));
+    TRY_ASSIGN(st.first, d_.templates.render(
+                             "first_turn", first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
+                                                             eval::effective_tolerance(*c.problem, d_.eval_settings),
+                                                             reference)));
+    TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", d_.target.backend == "cuda" ? "CUDA C++" : "C++"}}));
     return {};
   }
 
-  // The finished attempt's record, or nullopt when the model gave no response
-  // (after its retries): nothing is recorded then, so a resumed run asks again.
-  base::Result<std::optional<json>> attempt(const Chain& c, const AttemptKey& key, const ChatRequest& request) {
-    TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
-    std::string prompt_text;
-    for (const auto& m : request.messages) prompt_text += "### " + m.role + "\n\n" + m.content + "\n\n";
-    TRY(base::write_file(dir + "/prompt.md", "### system\n\n" + request.system + "\n\n" + prompt_text));
+  AttemptKey key_of(const ChainState& st) const {
+    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample, st.turn};
+  }
 
-    json response;
-    if (auto stored = d_.store.response(key)) {
-      response = *stored;  // received before an interruption: never asked again
-    } else {
-      auto completion = d_.ask(*c.model, key, request);
-      if (completion) {
-        const auto& r = completion->response;
-        response = {{"text", r.text}, {"reasoning", r.reasoning}, {"finish_reason", r.finish_reason},
-                    {"id", r.id}, {"requests", completion->requests},
-                    {"usage", {{"input_tokens", r.usage.input_tokens},
-                               {"cached_input_tokens", r.usage.cached_input_tokens},
-                               {"output_tokens", r.usage.output_tokens},
-                               {"reasoning_tokens", r.usage.reasoning_tokens}}},
-                    {"cost_usd", cost_usd(r.usage, c.model->price)}};
-      } else {
-        std::lock_guard<std::mutex> lock(mutex_);
-        ++model_failures_;
-        if (d_.on_model_error) d_.on_model_error(key, completion.error().message);
-        return std::optional<json>();
+  // Moves a chain to its next turn: replays finished attempts from the store,
+  // then queues the first unfinished one for its model (or, when its response
+  // is already stored, for evaluation). False when the chain has ended.
+  bool advance(const std::shared_ptr<ChainState>& st) {
+    while (true) {
+      ++st->turn;
+      if (st->turn > st->c.strategy->turns || stopped()) return false;
+      AttemptKey key = key_of(*st);
+      if (auto done = d_.store.attempt(key)) {
+        if (!absorb(*st, *done)) return false;
+        continue;
       }
-      TRY(d_.store.record_response(key, response));
+      ChatRequest request{st->system, {{"user", st->first}}};
+      size_t from = st->c.strategy->history == "last" && st->history.size() > 2 ? st->history.size() - 2 : 0;
+      request.messages.insert(request.messages.end(), st->history.begin() + from, st->history.end());
+      if (auto s = write_prompt(key, request); !s) {
+        fail(s);
+        return false;
+      }
+      if (auto stored = d_.store.response(key)) {
+        // Received before an interruption: never asked again.
+        evals_->post([this, st, response = std::move(*stored)] { evaluate(st, response); });
+      } else {
+        asks_.at(st->c.model->name)->post([this, st, request = std::move(request)] { ask(st, request); });
+      }
+      return true;
     }
+  }
 
+  base::Status write_prompt(const AttemptKey& key, const ChatRequest& request) {
+    TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
+    std::string text = "### system\n\n" + request.system + "\n\n";
+    for (const auto& m : request.messages) text += "### " + m.role + "\n\n" + m.content + "\n\n";
+    return base::write_file(dir + "/prompt.md", text);
+  }
+
+  // In a model's pool: gets the response and records it the moment it arrives.
+  void ask(const std::shared_ptr<ChainState>& st, const ChatRequest& request) {
+    if (stopped()) return finish();
+    const auto& model = *st->c.model;
+    AttemptKey key = key_of(*st);
+    auto completion = d_.ask(model, key, request);
+    if (!completion) {
+      // Nothing is recorded: this chain resumes here when the run is resumed.
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (d_.on_model_error) d_.on_model_error(key, completion.error().message);
+      }
+      return finish();
+    }
+    const auto& r = completion->response;
+    json response = {{"text", r.text}, {"reasoning", r.reasoning}, {"finish_reason", r.finish_reason},
+                     {"id", r.id}, {"requests", completion->requests},
+                     {"usage", {{"input_tokens", r.usage.input_tokens},
+                                {"cached_input_tokens", r.usage.cached_input_tokens},
+                                {"output_tokens", r.usage.output_tokens},
+                                {"reasoning_tokens", r.usage.reasoning_tokens}}},
+                     {"cost_usd", cost_usd(r.usage, model.price)}};
+    if (auto s = d_.store.record_response(key, response); !s) {
+      fail(s);
+      return finish();
+    }
+    evals_->post([this, st, response = std::move(response)] { evaluate(st, response); });
+  }
+
+  // In the evaluation pool: extracts, compiles and runs the candidate, records
+  // the attempt, and moves the chain on.
+  void evaluate(const std::shared_ptr<ChainState>& st, const json& response) {
+    if (stopped()) return finish();
+    auto record = attempt(*st, response);
+    if (!record) {
+      fail(record.error());
+      return finish();
+    }
+    if (!absorb(*st, *record) || !advance(st)) finish();
+  }
+
+  base::Result<json> attempt(const ChainState& st, const json& response) {
+    AttemptKey key = key_of(st);
+    TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
     json record = {{"response_text", response.value("text", "")}, {"usage", response.value("usage", json::object())},
                    {"cost_usd", response.value("cost_usd", 0.0)}};
     TRY(base::write_file(dir + "/response.md", response.value("text", "")));
@@ -134,23 +256,35 @@ class Runner {
     if (!e.code) {
       record["status"] = "no_code";
       record["message"] = e.note;
-      auto feedback = d_.templates.render("feedback_no_code", {{"reason", e.note}});
-      if (!feedback) return feedback.error();
-      record["feedback"] = *feedback;
+      TRY_ASSIGN(record["feedback"], d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
       TRY(base::write_file(dir + (d_.target.backend == "cuda" ? "/candidate.cu" : "/candidate.cpp"), *e.code));
-      auto outcome = d_.evaluator.evaluate(*c.problem, *e.code, d_.eval_settings);
-      if (!outcome) return outcome.error();
-      json summary = eval::summary_json(*outcome);
+      TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code));
+      json summary = eval::summary_json(outcome);
       TRY(base::write_file(dir + "/result.json", summary.dump(2)));
-      if (outcome->compile) TRY(base::write_file(dir + "/compile.log", outcome->compile->log));
+      if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       for (const char* k : {"status", "speedup", "candidate_ms", "reference_ms", "message"}) record[k] = summary[k];
-      auto feedback = render_feedback(d_.templates, *outcome, c.strategy->feedback, key.turn);
-      if (!feedback) return feedback.error();
-      record["feedback"] = *feedback;
+      TRY_ASSIGN(record["feedback"], render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
     }
     TRY(d_.store.record_attempt(key, record));
-    return d_.store.attempt(key);
+    return *d_.store.attempt(key);
+  }
+
+  // Takes a finished attempt into the chain's history and the progress;
+  // false when the chain stops early (no improvement for long enough).
+  bool absorb(ChainState& st, const json& record) {
+    st.history.push_back({"assistant", record.value("response_text", "")});
+    st.history.push_back({"user", record.value("feedback", "")});
+    const bool correct = record.value("status", "") == "correct";
+    const double speedup = correct ? record["speedup"].get<double>() : 0.0;  // null unless timed
+    report(record, st.turn, st.best <= 1 && correct && speedup > 1);
+    if (correct && speedup > st.best) {
+      st.best = speedup;
+      st.since_improvement = 0;
+      return true;
+    }
+    const int patience = st.c.strategy->stop_after_no_improvement;
+    return !(patience > 0 && ++st.since_improvement >= patience);
   }
 
   void report(const json& record, int turn, bool became_fast) {
@@ -167,15 +301,23 @@ class Runner {
 
   CampaignDeps& d_;
   std::vector<Chain> chains_;
-  std::atomic<size_t> next_{0};
+  std::map<std::string, std::unique_ptr<Pool>> asks_;  // one per model
+  std::unique_ptr<Pool> evals_;
   std::mutex mutex_;
+  std::condition_variable done_;
+  size_t next_ = 0;   // the next chain to admit
+  int active_ = 0;    // chains admitted and not finished
   Progress progress_;
-  int model_failures_ = 0;
   base::Status failure_;
 };
 
 }  // namespace
 
 base::Status run_campaign(CampaignDeps& deps) { return Runner(deps).run(); }
+
+int default_eval_threads(eval::Backend backend) {
+  if (backend == eval::Backend::cpu) return 1;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) + 1;
+}
 
 }  // namespace agent

@@ -10,10 +10,15 @@
 // and feedback rebuild the history, so a resumed chain continues where it
 // stopped.
 //
-// Chains run on a pool of threads; the model client limits requests per
-// model, the compile service compiles per core, and the evaluator runs one
-// worker at a time. `stop` is polled between turns: once set, no new turn
-// starts and what runs finishes (Ctrl-C).
+// Scheduling (DESIGN.md): a chain is a task that moves between pools. Each
+// model has a pool of `concurrency` request threads; one evaluation pool
+// (`eval_threads`) compiles (the compile service allows one per core) and runs
+// workers (the evaluator runs one at a time, so timings never share the
+// device). A chain waiting for its model holds no evaluation thread, and a
+// response that has arrived is evaluated while other chains wait for theirs,
+// so a slow model never idles the GPU. At most `max_in_flight` chains are
+// admitted at once, in order: that bounds every queue and the memory held.
+// `stop` (Ctrl-C) stops new requests and evaluations; what runs finishes.
 #pragma once
 
 #include <atomic>
@@ -32,6 +37,9 @@ namespace agent {
 // Gets a model's response for an attempt: a real client, or replay.
 using Ask = std::function<base::Result<Completion>(const ModelConfig& model, const AttemptKey& key,
                                                    const ChatRequest& request)>;
+// Evaluates a candidate's source for a problem: the Evaluator, or a fake in
+// tests and benchmarks. An Error stops the campaign (see eval::Evaluator).
+using Evaluate = std::function<base::Result<eval::Outcome>(const eval::Problem& problem, const std::string& source)>;
 
 struct Progress {
   int done = 0, total = 0;      // attempts
@@ -47,8 +55,8 @@ struct CampaignDeps {
   const Config& config;
   RunStore& store;
   std::vector<eval::Problem> problems;
-  eval::Evaluator& evaluator;
-  eval::EvalSettings eval_settings;
+  Evaluate evaluate;
+  eval::EvalSettings eval_settings;  // the size and tolerance the prompt states
   const PromptTemplates& templates;
   Target target;
   Ask ask;
@@ -57,7 +65,8 @@ struct CampaignDeps {
   // and is asked again when the run is resumed. Serialised.
   std::function<void(const AttemptKey&, const std::string&)> on_model_error;
   std::atomic<bool>* stop = nullptr;
-  int threads = 4;
+  int eval_threads = 2;   // compiles and worker runs in flight
+  int max_in_flight = 0;  // chains admitted at once; 0 = the models' concurrency + eval_threads
 };
 
 // Runs every chain to its end (or until stop). An Error is a campaign that
@@ -65,5 +74,10 @@ struct CampaignDeps {
 // in its attempt; a model that fails after its retries ends that chain for
 // this run, unrecorded, and the campaign carries on.
 base::Status run_campaign(CampaignDeps& deps);
+
+// The evaluation threads a backend wants. cuda: one per core for compiles,
+// plus one so that a worker times on the GPU while every core compiles. cpu:
+// one, because there a compile would share the cores with the timing.
+int default_eval_threads(eval::Backend backend);
 
 }  // namespace agent

@@ -98,7 +98,7 @@ int cmd_report(const std::vector<std::string>& argv) {
 int cmd_run(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> flags = {{"out", true, "run folder (default: runs/<config name>)"},
                                  {"force", false, "continue a run folder whose config changed"},
-                                 {"threads", true, "chains in flight (default: the models' concurrency)"},
+                                 {"threads", true, "evaluation threads: compiles and worker runs in flight (default: cores + 1 on cuda, 1 on cpu)"},
                                  {"cache-dir", true, "compile cache"},
                                  {"problems", true, "problems folder"}};
   auto usage = [&](const std::string& message) {
@@ -130,6 +130,12 @@ int cmd_run(const std::vector<std::string>& argv) {
   eval_args.values["timeout"] = std::to_string(config->eval.timeout);
   eval_args.values["timing-trials"] = std::to_string(config->eval.timing_trials);
   if (config->seed) eval_args.values["seed"] = std::to_string(config->seed);
+  bool profile_feedback = false;
+  for (const auto& s : config->strategies)
+    for (const auto& k : s.feedback) profile_feedback = profile_feedback || k == "profile";
+  std::string profiler = config->eval.profiler == "auto" ? (profile_feedback ? "cupti" : "none") : config->eval.profiler;
+  if (profiler != "none") eval_args.values["profiler"] = profiler;
+  if (!config->eval.metrics.empty()) eval_args.values["metrics"] = base::join(config->eval.metrics, ",");
   auto ctx = make_context(eval_args);
   if (!ctx) return usage(ctx.error().message);
   eval::EvalSettings settings = (*ctx)->settings;
@@ -140,9 +146,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   CurlHttpClient http;
   std::map<std::string, std::unique_ptr<ModelClient>> clients;
   std::map<std::string, Replay> replays;
-  int threads = 0;
   for (const auto& m : config->models) {
-    threads += m.concurrency;
     if (m.provider == "replay") {
       // A relative source is relative to the config file, like any path a config names.
       fs::path source = m.replay_from;
@@ -174,7 +178,10 @@ int cmd_run(const std::vector<std::string>& argv) {
   const bool terminal = isatty(fileno(stdout));
   auto start = std::chrono::steady_clock::now();
   auto last_line = start - std::chrono::hours(1);
-  CampaignDeps deps{*config, *store, *problems, *(*ctx)->evaluator, settings, *templates,
+  eval::Evaluator& evaluator = *(*ctx)->evaluator;
+  CampaignDeps deps{*config, *store, *problems,
+                    [&](const eval::Problem& p, const std::string& source) { return evaluator.evaluate(p, source, settings); },
+                    settings, *templates,
                     Target{eval::to_string(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name, REFINERY_TORCH_VERSION},
                     [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
                       if (auto r = replays.find(m.name); r != replays.end()) return r->second.answer(m, key);
@@ -203,7 +210,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                       std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
                                    key.str().c_str(), error.c_str());
                     },
-                    &g_stop, args->has("threads") ? std::atoi(args->get("threads").c_str()) : std::max(1, threads)};
+                    &g_stop, args->has("threads") ? std::max(1, std::atoi(args->get("threads").c_str())) : default_eval_threads(settings.backend)};
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, nullptr);

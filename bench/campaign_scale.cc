@@ -1,0 +1,204 @@
+// A campaign at full scale with the model and the evaluation replaced by
+// instant fakes, so that what is measured is refinery's own cost: scheduling,
+// prompts and feedback, the run store's fsync'ed logs and artifacts, and the
+// memory all of that holds.
+//
+//   refinery_bench_campaign --out DIR [--problems 250] [--samples 4] [--turns 10]
+//                           [--response-bytes 4000] [--history full|last]
+//
+// The first run fills DIR/run; running the same command again resumes it
+// (nothing is left to do, so that run is the resume's cost). DIR/bench.yaml is
+// the campaign's config for `refinery run DIR/bench.yaml --out DIR/run` (a
+// model on a closed port, key from REFINERY_BENCH_KEY): with every attempt
+// done, that resumes without a request. Problems beyond the ones in problems/
+// are copies of them under new ids. Prints one JSON line of figures.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "agent/args.h"
+#include "agent/campaign.h"
+#include "base/fs.h"
+#include "eval/problem_index.h"
+
+namespace {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A response that looks like a model's: a paragraph and a code block of about `bytes`.
+std::string fake_response(const agent::AttemptKey& key, size_t bytes) {
+  std::string code = "// " + key.str() + "\n#include <torch/extension.h>\n";
+  for (int i = 0; code.size() < bytes; ++i)
+    code += "  float v" + std::to_string(i) + " = x[i * " + std::to_string(i) + "] * 0.5f + bias[" +
+            std::to_string(i % 7) + "];\n";
+  return "The kernel below fuses the elementwise work into one pass and keeps the loads coalesced.\n\n```cuda\n" +
+         code + "```\n";
+}
+
+eval::Outcome fake_outcome(const std::string& source) {
+  uint64_t h = mix(std::hash<std::string>{}(source));
+  eval::Outcome o;
+  o.phases_ms = {{"compile", 0}, {"total", 0}};
+  switch (h % 10) {
+    case 0: case 1: case 2: {
+      o.status = eval::Status::compile_error;
+      o.message = "the candidate does not compile";
+      std::string log;
+      for (int i = 0; log.size() < 6000; ++i)
+        log += "candidate.cu(" + std::to_string(40 + i) + "): error: identifier \"v" + std::to_string(i) +
+               "\" is undefined\n";
+      o.compile = eval::CompileInfo{false, false, 0, log, "nvcc"};
+      break;
+    }
+    case 3: case 4: {
+      o.status = eval::Status::mismatch;
+      o.message = "output 0 differs in trial 0";
+      for (int t = 0; t < 5; ++t) {
+        eval::TrialDiff d{t, 0, 0.5, 2.0, 1000, 1 << 20, false, {}};
+        for (int64_t i = 0; i < 5; ++i) d.first.push_back({{i, 3 * i}, 1.0, 1.5});
+        o.trials.push_back(d);
+      }
+      break;
+    }
+    default: {
+      o.status = eval::Status::correct;
+      o.timing = eval::Timing{};
+      o.timing->reference.median_ms = 1.0;
+      o.timing->speedup = 0.3 + static_cast<double>(h % 1000) / 370.0;
+      o.timing->candidate.median_ms = 1.0 / o.timing->speedup;
+      o.timing->clock = "cuda_events";
+    }
+  }
+  return o;
+}
+
+std::string config_text(const std::vector<std::string>& ids, int samples, int turns, const std::string& history) {
+  std::string ids_text;
+  for (const auto& id : ids) ids_text += (ids_text.empty() ? "" : ", ") + id;
+  return "# Written by refinery_bench_campaign: a model on a closed port, so a resume must not ask it.\n"
+         "name: bench\nseed: 1\nproblems:\n  ids: [" + ids_text + "]\n  size: full\n"
+         "models:\n  - name: bench\n    provider: openai\n    model: bench\n"
+         "    base_url: http://127.0.0.1:9\n    api_key_env: REFINERY_BENCH_KEY\n    concurrency: 16\n"
+         "    price: {input: 1.25, cached_input: 0.125, output: 10}\n"
+         "strategies:\n  - name: refine\n    kind: refine\n    samples: " + std::to_string(samples) +
+         "\n    turns: " + std::to_string(turns) + "\n    history: " + history +
+         "\neval:\n  backend: cuda\n";
+}
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+int run(int argc, char** argv) {
+  auto args = agent::parse_args(std::vector<std::string>(argv + 1, argv + argc),
+                                {{"out", true, ""}, {"problems", true, ""}, {"samples", true, ""},
+                                 {"turns", true, ""}, {"response-bytes", true, ""}, {"history", true, ""}});
+  if (!args || !args->has("out")) {
+    std::fprintf(stderr, "usage: refinery_bench_campaign --out DIR [--problems N] [--samples K] [--turns T] "
+                         "[--response-bytes B] [--history full|last]\n%s\n",
+                 args ? "" : args.error().message.c_str());
+    return 2;
+  }
+  const int n = std::atoi(args->get("problems", "250").c_str());
+  const int samples = std::atoi(args->get("samples", "4").c_str());
+  const int turns = std::atoi(args->get("turns", "10").c_str());
+  const size_t response_bytes = std::strtoul(args->get("response-bytes", "4000").c_str(), nullptr, 10);
+  const std::string history = args->get("history", "full");
+  const fs::path out = args->get("out");
+
+  eval::ProblemIndex index(eval::default_problems_root());
+  auto all = index.list();
+  if (!all || all->empty()) {
+    std::fprintf(stderr, "no problems under %s\n", eval::default_problems_root().c_str());
+    return 1;
+  }
+  std::vector<eval::Problem> problems;
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i) {
+    eval::Problem p = (*all)[i % all->size()];
+    if (i >= static_cast<int>(all->size())) p.id += "-copy" + std::to_string(i / all->size());
+    else ids.push_back(p.id);
+    problems.push_back(std::move(p));
+  }
+
+  const std::string text = config_text(ids, samples, turns, history);
+  fs::create_directories(out);
+  if (auto s = base::write_file((out / "bench.yaml").string(), text); !s) {
+    std::fprintf(stderr, "%s\n", s.error().message.c_str());
+    return 1;
+  }
+  auto config = agent::parse_config(text, (out / "bench.yaml").string());
+  auto templates = agent::PromptTemplates::load(agent::default_prompts_dir());
+  if (!config || !templates) {
+    std::fprintf(stderr, "%s\n", (!config ? config.error() : templates.error()).message.c_str());
+    return 1;
+  }
+
+  auto t0 = Clock::now();
+  auto store = agent::RunStore::open((out / "run").string(), text, false);
+  if (!store) {
+    std::fprintf(stderr, "%s\n", store.error().message.c_str());
+    return 1;
+  }
+  const double open_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  const size_t found = store->attempts().size();
+
+  std::atomic<int> asked{0}, evaluated{0};
+  eval::EvalSettings settings;
+  settings.backend = eval::Backend::cuda;
+  settings.size = "full";
+  agent::CampaignDeps deps{
+      *config, *store, problems,
+      [&](const eval::Problem&, const std::string& source) -> base::Result<eval::Outcome> {
+        ++evaluated;
+        return fake_outcome(source);
+      },
+      settings, *templates,
+      agent::Target{"cuda", "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s", "nvcc 13.0 (sm_90a)", "2.11"},
+      [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest& request)
+          -> base::Result<agent::Completion> {
+        ++asked;
+        agent::Completion c;
+        c.requests = 1;
+        c.response.text = fake_response(key, response_bytes);
+        size_t prompt_bytes = request.system.size();
+        for (const auto& m : request.messages) prompt_bytes += m.content.size();
+        c.response.usage.input_tokens = static_cast<int64_t>(prompt_bytes / 4);
+        c.response.usage.output_tokens = static_cast<int64_t>(c.response.text.size() / 4);
+        return c;
+      },
+      nullptr, nullptr, nullptr, agent::default_eval_threads(eval::Backend::cuda)};
+  auto status = agent::run_campaign(deps);
+  const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!status) {
+    std::fprintf(stderr, "campaign: %s\n", status.error().message.c_str());
+    return 1;
+  }
+  const size_t attempts = store->attempts().size();
+  uintmax_t store_bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(out / "run"))
+    if (e.is_regular_file()) store_bytes += e.file_size();
+  std::printf(
+      "{\"problems\": %d, \"samples\": %d, \"turns\": %d, \"history\": \"%s\", \"attempts_found\": %zu, "
+      "\"attempts\": %zu, \"asked\": %d, \"evaluated\": %d, \"open_s\": %.3f, \"wall_s\": %.3f, "
+      "\"new_attempts_per_s\": %.1f, \"peak_rss_mb\": %.1f, \"store_mb\": %.1f}\n",
+      n, samples, turns, history.c_str(), found, attempts, asked.load(), evaluated.load(), open_s, wall_s,
+      attempts > found ? static_cast<double>(attempts - found) / wall_s : 0.0, peak_rss_mb(),
+      static_cast<double>(store_bytes) / (1 << 20));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(argc, argv); }

@@ -1,0 +1,186 @@
+// The campaign scheduler with a fake model and a fake evaluator: which work
+// waits for which, stop, and a failing evaluation.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "agent/campaign.h"
+#include "base/fs.h"
+#include "eval/problem_index.h"
+#include "test_support.h"
+
+namespace {
+using nlohmann::json;
+
+const char* kConfig = R"(name: sched
+seed: 1
+problems:
+  ids: [level1/19]
+  size: small
+models:
+  - name: slow
+    provider: replay
+    replay_from: none.jsonl
+    concurrency: 1
+  - name: fast
+    provider: replay
+    replay_from: none.jsonl
+    concurrency: 1
+strategies:
+  - name: refine
+    kind: refine
+    turns: 3
+    samples: 2
+)";
+
+// A campaign over a temporary run folder with scripted answers and outcomes.
+struct Harness {
+  Harness() {
+    auto c = agent::parse_config(kConfig, "sched.yaml");
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    config = *c;
+    auto s = agent::RunStore::open(dir.path + "/run", kConfig, false);
+    REQUIRE(s.ok());
+    store.emplace(std::move(s).value());
+    auto t = agent::PromptTemplates::load(agent::default_prompts_dir());
+    REQUIRE(t.ok());
+    templates.emplace(std::move(t).value());
+    auto p = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(p.ok());
+    problem = *p;
+  }
+
+  base::Status run(agent::Ask ask, agent::Evaluate evaluate, int eval_threads = 1) {
+    agent::CampaignDeps deps{config, *store, {problem}, std::move(evaluate), eval::EvalSettings{}, *templates,
+                             agent::Target{"cpu", "test cpu", "g++", "1.13"}, std::move(ask), on_progress,
+                             nullptr, &stop, eval_threads};
+    return agent::run_campaign(deps);
+  }
+
+  static agent::Completion answer(const std::string& text = "```cpp\n// kernel\n```") {
+    agent::Completion c;
+    c.response.text = text;
+    c.requests = 1;
+    return c;
+  }
+
+  static eval::Outcome correct(double speedup) {
+    eval::Outcome o;
+    o.status = eval::Status::correct;
+    o.timing = eval::Timing{};
+    o.timing->speedup = speedup;
+    return o;
+  }
+
+  test_support::TempDir dir{"refinery-campaign"};
+  agent::Config config;
+  std::optional<agent::RunStore> store;
+  std::optional<agent::PromptTemplates> templates;
+  eval::Problem problem;
+  std::function<void(const agent::Progress&)> on_progress;
+  std::atomic<bool> stop{false};
+};
+
+TEST_SUITE("campaign") {
+  TEST_CASE("a slow model does not hold up evaluating another model's responses") {
+    Harness h;
+    std::mutex m;
+    std::condition_variable cv;
+    int fast_done = 0;
+    bool released_by_fast = false;
+    h.on_progress = [&](const agent::Progress&) {};
+    auto ask = [&](const agent::ModelConfig& model, const agent::AttemptKey&, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> {
+      if (model.name == "slow") {
+        // The slow model answers once the fast one has finished all its turns
+        // (or, if the scheduler is wrong, after a guard that fails the test).
+        std::unique_lock<std::mutex> lock(m);
+        if (cv.wait_for(lock, std::chrono::seconds(30), [&] { return fast_done == 6; })) released_by_fast = true;
+      }
+      return Harness::answer();
+    };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      return Harness::correct(1.5);
+    };
+    h.on_progress = [&](const agent::Progress&) {
+      int fast = 0;
+      for (const auto& a : h.store->attempts()) fast += a["model"] == "fast";
+      std::lock_guard<std::mutex> lock(m);
+      fast_done = fast;
+      cv.notify_all();
+    };
+    REQUIRE(h.run(ask, evaluate).ok());
+    CHECK(released_by_fast);
+    auto attempts = h.store->attempts();
+    REQUIRE(attempts.size() == 12);
+    for (int i = 0; i < 6; ++i) CHECK(attempts[i]["model"] == "fast");
+  }
+
+  TEST_CASE("stop: no request is made after it, and the run ends with what finished") {
+    Harness h;
+    std::atomic<int> asked{0};
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> {
+      ++asked;
+      return Harness::answer();
+    };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      return Harness::correct(1.1);
+    };
+    int seen = 0;
+    h.on_progress = [&](const agent::Progress& p) {
+      seen = p.done;
+      if (p.done == 2) h.stop = true;
+    };
+    REQUIRE(h.run(ask, evaluate).ok());
+    auto attempts = h.store->attempts();
+    CHECK(attempts.size() < 12);
+    CHECK(static_cast<int>(attempts.size()) == seen);
+    // Responses received before the stop are kept for the resume; none after.
+    auto run_dir = h.store->dir();
+    auto responses = base::read_file(run_dir + "/responses.jsonl");
+    REQUIRE(responses.ok());
+    CHECK(std::count(responses->begin(), responses->end(), '\n') == asked.load());
+    CHECK(asked.load() <= static_cast<int>(attempts.size()) + 3);  // at most the chains in flight
+  }
+
+  TEST_CASE("an evaluation that cannot be attempted stops the campaign with its error") {
+    Harness h;
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> { return Harness::answer(); };
+    std::atomic<int> evaluated{0};
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      if (++evaluated == 3) return base::Error{"the worker cannot start: no such file"};
+      return Harness::correct(0.9);
+    };
+    auto s = h.run(ask, evaluate, 2);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().message == "the worker cannot start: no such file");
+    CHECK(h.store->attempts().size() < 12);
+  }
+
+  TEST_CASE("a response without code is an attempt, and the chain stops early without improvement") {
+    Harness h;
+    h.config.models.resize(1);
+    h.config.strategies[0].stop_after_no_improvement = 1;
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> {
+      return Harness::answer(key.turn == 1 ? "I would rather not." : "```cpp\n// k\n```");
+    };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      return Harness::correct(1.2);
+    };
+    REQUIRE(h.run(ask, evaluate).ok());
+    auto attempts = h.store->attempts();
+    // Per sample: t1 no_code (no improvement: stop after one such turn).
+    REQUIRE(attempts.size() == 2);
+    for (const auto& a : attempts) {
+      CHECK(a["status"] == "no_code");
+      CHECK(a["turn"] == 1);
+    }
+  }
+}
+
+}  // namespace
