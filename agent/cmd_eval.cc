@@ -5,7 +5,9 @@
 #include "agent/context.h"
 #include "agent/format.h"
 #include "agent/printer.h"
+#include "profiler/summary.h"
 #include "base/fs.h"
+#include "base/text.h"
 
 namespace agent {
 
@@ -47,6 +49,16 @@ int cmd_eval(const std::vector<std::string>& argv) {
   out.line(out.bold(problem->id + " " + problem->name) + " (" + (*ctx)->settings.size + ", " +
            eval::to_string((*ctx)->settings.backend) + "), candidate " + args->get("candidate"));
   std::printf("%s", format_outcome(*outcome, out).c_str());
+  if (outcome->profile) {
+    // The section a model reads with profile feedback, and what profiling cost.
+    std::string section = profiler::summarize(*outcome->profile);
+    if (!section.empty() && section.back() != '\n') section += '\n';
+    std::printf("\n%s", section.c_str());
+    std::printf("(profiling added %s)\n", base::format_ms(outcome->profile->overhead_ms).c_str());
+  } else if ((*ctx)->settings.profile.tool.size() && outcome->status == eval::Status::correct &&
+             (*ctx)->settings.backend != eval::Backend::cuda) {
+    std::printf("\nno profile: profiling needs the cuda backend\n");
+  }
   return 0;
 }
 

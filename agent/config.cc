@@ -190,7 +190,8 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (root["eval"]) {
     const YAML::Node& e = root["eval"];
     TRY(yaml::expect_map(doc, e, "'eval'"));
-    TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials"}, "eval"));
+    TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics"},
+                         "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
     TRY(er.integer("trials", c.eval.trials, 1));
@@ -198,6 +199,14 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.number("rtol", c.eval.rtol, 0));
     TRY(er.number("timeout", c.eval.timeout, 1));
     TRY(er.integer("timing_trials", c.eval.timing_trials, 1));
+    TRY(er.choice("profiler", c.eval.profiler, {"auto", "cupti", "ncu", "none"}));
+    if (e["metrics"]) {
+      TRY(yaml::expect_sequence(doc, e["metrics"], "'metrics'"));
+      for (const auto& m : e["metrics"]) {
+        TRY_ASSIGN(std::string name, yaml::as_string(doc, m, "metrics"));
+        c.eval.metrics.push_back(name);
+      }
+    }
   }
   if (root["report"]) {
     const YAML::Node& rep = root["report"];

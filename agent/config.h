@@ -59,6 +59,10 @@ struct EvalConfig {
   std::optional<double> atol, rtol;
   double timeout = 300;           // seconds per evaluation
   int timing_trials = 100;
+  // Profiles of correct candidates (cuda): auto = cupti when a strategy's
+  // feedback includes profile, else none.
+  std::string profiler = "auto";  // auto | cupti | ncu | none
+  std::vector<std::string> metrics;  // counters; empty = eval::default_metrics()
 };
 
 struct Config {

@@ -22,6 +22,9 @@ const std::vector<FlagSpec>& eval_flags() {
       {"cuda-arch", true, "nvcc target, e.g. 90a (default: the GPU's, else 90a)"},
       {"cache-dir", true, "compile cache (default: ~/.cache/refinery)"},
       {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
+      {"profile", false, "cuda: profile a correct candidate and print the profile section"},
+      {"profiler", true, "cupti (default) or ncu; implies --profile"},
+      {"metrics", true, "comma-separated counters for the profile (default: the speed-of-light set)"},
       {"keep", false, "keep the worker's job folder"},
       {"json", false, "print one JSON object per evaluation"},
   };
@@ -96,6 +99,21 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   s.timing.enabled = !args.has("no-timing");
   s.seed = static_cast<uint64_t>(seed);
   s.threads = static_cast<int>(threads);
+  if (args.has("profile") || args.has("profiler")) {
+    s.profile.tool = args.get("profiler", "cupti");
+    if (s.profile.tool != "cupti" && s.profile.tool != "ncu")
+      return base::Error{"--profiler must be cupti or ncu, not '" + s.profile.tool + "'"};
+    s.profile.metrics = eval::default_metrics();
+    if (args.has("metrics")) {
+      s.profile.metrics.clear();
+      for (const auto& m : base::split(args.get("metrics"), ','))
+        if (!base::trim(m).empty()) s.profile.metrics.push_back(base::trim(m));
+    }
+    if (s.profile.tool == "ncu") {
+      s.ncu_path = base::find_on_path("ncu");
+      if (s.ncu_path.empty()) return base::Error{"--profiler ncu: no ncu on PATH"};
+    }
+  }
 
   eval::CompileOptions co;
   co.cache_dir = args.get("cache-dir", base::default_cache_dir());

@@ -7,6 +7,7 @@
 #include "base/fs.h"
 #include "base/text.h"
 #include "build_info.h"
+#include "profiler/summary.h"
 
 namespace agent {
 namespace fs = std::filesystem;
@@ -162,6 +163,10 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
                                                {{"candidate_ms", base::format_ms(o.timing->candidate.median_ms)},
                                                 {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
                                                 {"speedup", speedup}}));
+    out += "\n" + s;
+  }
+  if (wants("profile") && o.profile) {
+    TRY_ASSIGN(std::string s, templates.render("feedback_profile", {{"profile", profiler::summarize(*o.profile)}}));
     out += "\n" + s;
   }
   TRY_ASSIGN(std::string outro, templates.render("feedback_outro", {}));

@@ -42,8 +42,10 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
                          const eval::Tolerance& tolerance, const std::string& reference_source);
 
 // The feedback message for one outcome: an intro, then a section per kind in
-// `kinds` that applies (compile, correctness, timing), then the outro. The
-// compile log and the trial lines are trimmed to `budget_bytes` each.
+// `kinds` that applies (compile, correctness, timing, profile), then the
+// outro. The compile log and the trial lines are trimmed to `budget_bytes`
+// each; the profile section (when the outcome has a profile) is
+// profiler::summarize's text, within that function's own default budget.
 base::Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& outcome,
                                           const std::vector<std::string>& kinds, int turn,
                                           size_t budget_bytes = 4000);

@@ -61,4 +61,20 @@ std::string executable_dir() {
   return p.parent_path().string();
 }
 
+std::string find_on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string dirs = path;
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string candidate = (end > start ? dirs.substr(start, end - start) : ".") + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return std::filesystem::absolute(candidate).string();
+    start = end + 1;
+  }
+  return "";
+}
+
 }  // namespace base

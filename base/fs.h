@@ -20,4 +20,8 @@ std::string default_cache_dir();
 // The folder holding the running executable.
 std::string executable_dir();
 
+// The absolute path of an executable found on $PATH, or "" (a name with a
+// slash is returned as it is).
+std::string find_on_path(const std::string& name);
+
 }  // namespace base

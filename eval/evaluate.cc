@@ -5,6 +5,7 @@
 #include <random>
 
 #include "base/fs.h"
+#include "eval/ncu.h"
 #include "eval/shim.h"
 
 namespace eval {
@@ -83,8 +84,46 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const std::string&
   job.correctness_seeds = seeds;
   job.tolerance = effective_tolerance(problem, settings);
   job.timing = settings.timing;
+  if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
   std::lock_guard<std::mutex> lock(device_);
-  return launcher_.run(job);
+  TRY_ASSIGN(Outcome outcome, launcher_.run(job));
+  if (outcome.status == Status::correct && settings.backend == Backend::cuda && settings.profile.tool == "ncu")
+    outcome.profile = profile_with_ncu(job, settings);
+  if (outcome.profile) {
+    // The problem's declared work per call, for the roofline.
+    const base::Dims* dims = problem.size(settings.size);
+    if (dims && !problem.flops.empty())
+      if (auto v = base::eval_int_expr(problem.flops, *dims)) outcome.profile->flops = static_cast<double>(*v);
+    if (dims && !problem.bytes.empty())
+      if (auto v = base::eval_int_expr(problem.bytes, *dims)) outcome.profile->bytes = static_cast<double>(*v);
+  }
+  return outcome;
+}
+
+Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings) {
+  auto t0 = Clock::now();
+  WorkerJob job = timed_job;
+  job.profile = settings.profile;
+  job.correctness_seeds.clear();
+  job.timing.enabled = false;
+  const std::string log = "ncu.csv";
+  std::string csv;
+  auto run = launcher_.run(job, ncu_arguments(settings.ncu_path, settings.profile.metrics, "{dir}/" + log), log, &csv);
+  Profile p;
+  p.tool = "ncu";
+  p.metrics = settings.profile.metrics;
+  if (!run) {
+    p.counters_note = "no profile: " + run.error().message;
+  } else if (run->status != Status::correct) {
+    p.counters_note = "no profile: ncu's run ended " + to_string(run->status) + ": " + run->message;
+  } else if (auto parsed = parse_ncu_csv(csv, settings.profile.metrics); !parsed) {
+    p.counters_note = "no profile: " + parsed.error().message;
+  } else {
+    p = std::move(parsed).value();
+  }
+  if (run && run->profile) p.device = run->profile->device;
+  p.overhead_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return p;
 }
 
 Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const EvalSettings& settings) {

@@ -34,6 +34,10 @@ struct EvalSettings {
   uint64_t seed = 0;                    // master seed for the hidden input seeds; 0 = random
   int device = 0;
   int threads = 0;
+  // Profiling of a correct candidate on cuda: tool "cupti" (inside the worker)
+  // or "ncu" (a second, profile-only run under Nsight Compute at ncu_path).
+  ProfileOptions profile;
+  std::string ncu_path = "ncu";
 };
 
 // Splits a master seed into per-trial seeds (splitmix64), deterministic for a seed.
@@ -54,6 +58,8 @@ class Evaluator {
  private:
   base::Result<Outcome> run_worker(const Problem& problem, const std::string& reference_library,
                                    const std::string& candidate_library, const EvalSettings& settings);
+  // The ncu adapter's run: the profile, or a note saying why there is none.
+  Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;

@@ -40,6 +40,7 @@ json to_json(const WorkerJob& job) {
             {"max_trials", job.timing.max_trials},
             {"target_seconds", job.timing.target_seconds},
             {"flush_cache", job.timing.flush_cache}}},
+          {"profile", {{"tool", job.profile.tool}, {"metrics", job.profile.metrics}}},
           {"result_path", job.result_path},
           {"progress_path", job.progress_path}};
 }
@@ -90,6 +91,10 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.timing.max_trials = t.at("max_trials").get<int>();
     job.timing.target_seconds = t.at("target_seconds").get<double>();
     job.timing.flush_cache = t.at("flush_cache").get<bool>();
+    if (j.contains("profile")) {
+      job.profile.tool = j["profile"].value("tool", "");
+      job.profile.metrics = j["profile"].value("metrics", std::vector<std::string>{});
+    }
     job.result_path = j.at("result_path").get<std::string>();
     job.progress_path = j.at("progress_path").get<std::string>();
     return job;

@@ -29,6 +29,14 @@ struct TimingOptions {
   bool flush_cache = true;      // flush L2 (cuda) or the last-level cache (cpu) before each trial
 };
 
+// The profiling phase (cuda only, after timing, for a correct candidate):
+// "cupti" profiles inside the worker; "ncu" makes this a profile-only job run
+// under Nsight Compute (see Evaluator); "" profiles nothing.
+struct ProfileOptions {
+  std::string tool;
+  std::vector<std::string> metrics;
+};
+
 struct WorkerJob {
   std::string problem_id;
   Backend backend = Backend::cpu;
@@ -41,6 +49,7 @@ struct WorkerJob {
   Tolerance tolerance;
   int max_reported_mismatches = 5;
   TimingOptions timing;
+  ProfileOptions profile;
   std::string result_path = "result.json";
   std::string progress_path = "progress.log";
 };

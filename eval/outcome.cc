@@ -80,6 +80,7 @@ json to_json(const Outcome& o) {
                       {"first_mismatches", first}});
   }
   j["trials"] = trials;
+  if (o.profile) j["profile"] = to_json(*o.profile);
   if (o.timing) {
     j["timing"] = {{"reference", stats_json(o.timing->reference)},
                    {"candidate", stats_json(o.timing->candidate)},
@@ -125,6 +126,10 @@ base::Result<Outcome> outcome_from_json(const json& j) {
         d.first.push_back({m.at("index").get<std::vector<int64_t>>(), number_from(m, "expected"),
                            number_from(m, "actual")});
       o.trials.push_back(std::move(d));
+    }
+    if (j.contains("profile")) {
+      TRY_ASSIGN(Profile profile, profile_from_json(j["profile"]));
+      o.profile = std::move(profile);
     }
     if (j.contains("timing")) {
       const auto& t = j["timing"];

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "eval/profile.h"
 
 namespace eval {
 
@@ -93,6 +94,7 @@ struct Outcome {
   nlohmann::json versions = nlohmann::json::object();
   nlohmann::json phases_ms = nlohmann::json::object();  // where the time went
   bool network_isolated = false;
+  std::optional<Profile> profile;            // when profiling was asked for and the candidate is correct
 };
 
 nlohmann::json to_json(const Outcome& outcome);

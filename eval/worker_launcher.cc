@@ -74,7 +74,8 @@ WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessRunner& runne
   options_.scratch_dir = fs::absolute(options_.scratch_dir).string();
 }
 
-Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job) {
+Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vector<std::string>& wrapper,
+                                    const std::string& read_back, std::string* read_back_text) {
   TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));
   WorkerJob job = input_job;
   job.result_path = (fs::path(dir) / "result.json").string();
@@ -86,7 +87,12 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job) {
   if (options_.keep_job_dirs) TRY(base::write_file(dir + "/job.kept.json", to_json(job).dump(2)));
 
   base::SpawnOptions o;
-  o.argv = {options_.worker_path, job_path};
+  for (std::string w : wrapper) {
+    if (auto at = w.find("{dir}"); at != std::string::npos) w.replace(at, 5, dir);
+    o.argv.push_back(w);
+  }
+  o.argv.push_back(options_.worker_path);
+  o.argv.push_back(job_path);
   o.env = worker_environment(current_environment(), dir, job.threads);
   o.cwd = dir;
   o.timeout_seconds = options_.timeout_seconds;
@@ -140,6 +146,10 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job) {
     outcome.stdout_tail += "\n[stdout: " + std::to_string(p.out_bytes) + " bytes in all]";
   outcome.network_isolated = p.network_isolated;
   outcome.phases_ms["worker_wall"] = p.wall_seconds * 1000;
+  if (read_back_text && !read_back.empty()) {
+    auto text = base::read_file((fs::path(dir) / read_back).string());
+    *read_back_text = text ? *text : "";
+  }
   if (!options_.keep_job_dirs) {
     std::error_code ec;
     fs::remove_all(dir, ec);

@@ -43,7 +43,11 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& pare
 class WorkerLauncher {
  public:
   WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner);
-  base::Result<Outcome> run(const WorkerJob& job);
+  // `wrapper` (ncu and its arguments) goes before the worker's command; "{dir}"
+  // in it is the job's folder. `read_back`, a file the wrapper writes in that
+  // folder, is returned in `read_back_text` (empty if it was not written).
+  base::Result<Outcome> run(const WorkerJob& job, const std::vector<std::string>& wrapper = {},
+                            const std::string& read_back = "", std::string* read_back_text = nullptr);
   const LaunchOptions& options() const { return options_; }
 
  private:

@@ -11,6 +11,7 @@
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"
 #include "eval/worker/inputs.h"
+#include "eval/worker/gpu_profiler.h"
 #include "eval/worker/timing.h"
 
 namespace eval::worker {
@@ -65,6 +66,32 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// A profile-only job under ncu: one warm-up call of each, then the window ncu
+// profiles. The verdict was given by the evaluation before this one.
+Outcome profile_for_ncu(const WorkerJob& job, Outcome& o, Entry reference, Entry candidate, Device& device,
+                        const at::Device& where) {
+  std::vector<at::Tensor> inputs, candidate_inputs, scratch;
+  try {
+    inputs = draw_inputs(job.inputs, job.timing_seed, where);
+    candidate_inputs = clone_all(inputs);
+  } catch (const std::exception& e) {
+    o.status = Status::runtime_error;
+    o.message = std::string("drawing inputs failed: ") + e.what();
+    return o;
+  }
+  auto run_candidate = [&] { return call(candidate, device, candidate_inputs, scratch); };
+  auto run_reference = [&] { return call(reference, device, inputs, scratch); };
+  base::Status s = run_candidate();
+  if (s) s = run_reference();
+  if (s) s = profile_window_for_ncu(run_candidate, run_reference);
+  o.status = s ? Status::correct : Status::runtime_error;
+  o.message = s ? "profiled under ncu" : s.error().message;
+  o.profile = Profile{};  // ncu gives the kernels; the worker gives the device's limits
+  o.profile->tool = "ncu";
+  o.profile->device = device_limits(job.device);
+  return o;
+}
+
 }  // namespace
 
 Outcome run_job(const WorkerJob& job) {
@@ -96,6 +123,7 @@ Outcome run_job(const WorkerJob& job) {
   auto candidate = load(job.candidate_library, "candidate");
   if (!candidate) return finish(Status::load_error, candidate.error().message);
   end_phase("load");
+  if (job.profile.tool == "ncu") return profile_for_ncu(job, o, *reference, *candidate, device, where);
 
   std::vector<std::string> names;
   for (const auto& in : job.inputs) names.push_back(in.name);
@@ -172,6 +200,25 @@ Outcome run_job(const WorkerJob& job) {
   end_phase("timing");
   char buf[128];
   std::snprintf(buf, sizeof buf, "correct; speedup %.3fx", timing->speedup);
+
+  if (job.profile.tool == "cupti" && job.backend == Backend::cuda) {
+    // A profile that cannot be taken says why; the verdict stands.
+    progress("profile");
+    auto t0 = Clock::now();
+    auto profile = profile_with_cupti(
+        job.device, job.profile.metrics,
+        [&] { return call(*candidate, device, candidate_inputs, scratch); },
+        [&] { return call(*reference, device, inputs, scratch); });
+    if (profile) {
+      o.profile = std::move(profile).value();
+    } else {
+      o.profile = Profile{};
+      o.profile->tool = "cupti";
+      o.profile->counters_note = "no profile: " + profile.error().message;
+    }
+    o.profile->overhead_ms = ms_since(t0);
+    end_phase("profile");
+  }
   return finish(Status::correct, buf);
 }
 

@@ -77,7 +77,22 @@ TEST_SUITE("agent::Config") {
     CHECK(*c->eval.atol == 0.001);
     CHECK_FALSE(c->eval.rtol.has_value());
     CHECK(c->eval.timeout == 300);
+    CHECK(c->eval.profiler == "auto");
+    CHECK(c->eval.metrics.empty());
     CHECK(c->thresholds == std::vector<double>{1, 2});
+  }
+
+  TEST_CASE("the profiler and its metrics") {
+    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n",
+                                      "  atol: 0.001\n  profiler: ncu\n  metrics: [dram__bytes.sum.per_second]\n"),
+                                 "exp.yaml");
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->eval.profiler == "ncu");
+    CHECK(c->eval.metrics == std::vector<std::string>{"dram__bytes.sum.per_second"});
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  profiler: nsys\n")) ==
+          "exp.yaml:29:13: invalid value 'nsys' for 'profiler' (expected one of: auto, cupti, ncu, none)\n"
+          "      profiler: nsys\n"
+          "                ^");
   }
 
   TEST_CASE("a misspelt key is an error with its place and the closest key") {
