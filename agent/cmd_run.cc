@@ -177,6 +177,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   Printer printer;
   const bool terminal = isatty(fileno(stdout));
   auto start = std::chrono::steady_clock::now();
+  const int resumed = static_cast<int>(store->attempts().size());
   auto last_line = start - std::chrono::hours(1);
   eval::Evaluator& evaluator = *(*ctx)->evaluator;
   CampaignDeps deps{*config, *store, *problems,
@@ -189,13 +190,16 @@ int cmd_run(const std::vector<std::string>& argv) {
                     },
                     [&](const Progress& p) {
                       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                      double eta = p.done ? elapsed / p.done * (p.total - p.done) : 0;
+                      // Time left from this run's own pace: attempts found in the store came for free.
+                      const int fresh = p.done - resumed;
+                      std::string left = p.done >= p.total ? "" :
+                                         fresh > 0 ? ", ~" + base::format_ms(elapsed / fresh * (p.total - p.done) * 1000) + " left" : "";
                       char line[256];
-                      std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, fast_1 %.1f%%, %lld tokens, $%.4f, %s elapsed, ~%s left",
+                      std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, fast_1 %.1f%%, %lld tokens, $%.4f, %s elapsed%s",
                                     p.done, p.total, p.max_turn, p.correct,
                                     p.chains ? 100.0 * p.fast_1_chains / p.chains : 0.0,
                                     static_cast<long long>(p.tokens), p.cost_usd,
-                                    base::format_ms(elapsed * 1000).c_str(), base::format_ms(eta * 1000).c_str());
+                                    base::format_ms(elapsed * 1000).c_str(), left.c_str());
                       // Plain lines off a terminal: at most one a second, and the last.
                       auto now = std::chrono::steady_clock::now();
                       if (terminal) {

@@ -6,12 +6,13 @@
 //   refinery_bench_campaign --out DIR [--problems 250] [--samples 4] [--turns 10]
 //                           [--response-bytes 4000] [--history full|last]
 //
-// The first run fills DIR/run; running the same command again resumes it
-// (nothing is left to do, so that run is the resume's cost). DIR/bench.yaml is
-// the campaign's config for `refinery run DIR/bench.yaml --out DIR/run` (a
-// model on a closed port, key from REFINERY_BENCH_KEY): with every attempt
-// done, that resumes without a request. Problems beyond the ones in problems/
-// are copies of them under new ids. Prints one JSON line of figures.
+// The problems are copies of the ones in problems/, written to DIR/problems as
+// level4/1 .. level4/N. The first run fills DIR/run; running the same command
+// again resumes it (nothing is left to do, so that run is the resume's cost).
+// DIR/bench.yaml is the campaign's config, so the CLI's resume can be timed too:
+//   REFINERY_BENCH_KEY=x refinery run DIR/bench.yaml --out DIR/run --problems DIR/problems
+// (its model is on a closed port: with every attempt done it is never asked).
+// Prints one JSON line of figures.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -21,6 +22,8 @@
 #include "agent/args.h"
 #include "agent/campaign.h"
 #include "base/fs.h"
+#include "base/text.h"
+#include "eval/problem.h"
 #include "eval/problem_index.h"
 
 namespace {
@@ -81,11 +84,9 @@ eval::Outcome fake_outcome(const std::string& source) {
   return o;
 }
 
-std::string config_text(const std::vector<std::string>& ids, int samples, int turns, const std::string& history) {
-  std::string ids_text;
-  for (const auto& id : ids) ids_text += (ids_text.empty() ? "" : ", ") + id;
+std::string config_text(int samples, int turns, const std::string& history) {
   return "# Written by refinery_bench_campaign: a model on a closed port, so a resume must not ask it.\n"
-         "name: bench\nseed: 1\nproblems:\n  ids: [" + ids_text + "]\n  size: full\n"
+         "name: bench\nseed: 1\nproblems:\n  levels: [4]\n  size: full\n"
          "models:\n  - name: bench\n    provider: openai\n    model: bench\n"
          "    base_url: http://127.0.0.1:9\n    api_key_env: REFINERY_BENCH_KEY\n    concurrency: 16\n"
          "    price: {input: 1.25, cached_input: 0.125, output: 10}\n"
@@ -123,16 +124,42 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "no problems under %s\n", eval::default_problems_root().c_str());
     return 1;
   }
+  // Copies under level4/<i+1>, each with its original's spec and reference.
   std::vector<eval::Problem> problems;
-  std::vector<std::string> ids;
+  const fs::path problems_dir = out / "problems";
   for (int i = 0; i < n; ++i) {
-    eval::Problem p = (*all)[i % all->size()];
-    if (i >= static_cast<int>(all->size())) p.id += "-copy" + std::to_string(i / all->size());
-    else ids.push_back(p.id);
-    problems.push_back(std::move(p));
+    const eval::Problem& original = (*all)[i % all->size()];
+    const fs::path dir = problems_dir / "level4" / (std::to_string(i + 1) + "_" + original.name);
+    auto spec = base::read_file(original.spec_path);
+    auto reference = base::read_file(original.reference_path);
+    if (!spec || !reference) {
+      std::fprintf(stderr, "cannot read %s\n", original.dir.c_str());
+      return 1;
+    }
+    std::string text;
+    for (const auto& line : base::split(*spec, '\n')) {
+      if (base::starts_with(line, "level:")) text += "level: 4\n";
+      else if (base::starts_with(line, "number:")) text += "number: " + std::to_string(i + 1) + "\n";
+      else text += line + "\n";
+    }
+    fs::create_directories(dir);
+    if (auto s = base::write_file((dir / "spec.yaml").string(), text); !s) {
+      std::fprintf(stderr, "%s\n", s.error().message.c_str());
+      return 1;
+    }
+    if (auto s = base::write_file((dir / "reference.cpp").string(), *reference); !s) {
+      std::fprintf(stderr, "%s\n", s.error().message.c_str());
+      return 1;
+    }
+    auto p = eval::load_problem(dir.string());
+    if (!p) {
+      std::fprintf(stderr, "%s\n", p.error().message.c_str());
+      return 1;
+    }
+    problems.push_back(std::move(*p));
   }
 
-  const std::string text = config_text(ids, samples, turns, history);
+  const std::string text = config_text(samples, turns, history);
   fs::create_directories(out);
   if (auto s = base::write_file((out / "bench.yaml").string(), text); !s) {
     std::fprintf(stderr, "%s\n", s.error().message.c_str());

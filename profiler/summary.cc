@@ -258,7 +258,7 @@ void side_lines(std::vector<std::string>& out, const eval::Profile& p, bool cand
         return is_library_kernel(g.name, reference_names);
       });
       if (all_library)
-        out.push_back("Your code launched no kernel of its own: only library kernels.");
+        out.push_back("None of them is a kernel of your own: your code only called library kernels (PyTorch, cuBLAS, ...).");
     }
     int shown = std::min<int>(candidate ? detail.candidate_kernels : detail.reference_kernels,
                               groups.size());

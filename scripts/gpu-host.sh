@@ -3,7 +3,7 @@
 # PyTorch (with CUDA and CUPTI), then optionally runs what needs the GPU.
 #
 #   scripts/gpu-host.sh build            configure and build into build-gpu/
-#   scripts/gpu-host.sh test             build, then the GPU tests and the unit tests
+#   scripts/gpu-host.sh test             build, then the GPU tests (tests/gpu)
 #   scripts/gpu-host.sh check [ARGS]     build, then `refinery problems check --backend cuda ARGS`
 #
 # What this needs on the host: python3 with torch (CUDA build), the CUDA

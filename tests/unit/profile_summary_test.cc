@@ -235,7 +235,7 @@ TEST_SUITE("profiler::summarize") {
     p.candidate.kernels = {kernel("ampere_sgemm_128x64_nn", 80, 64, 256, 122),
                            p.reference.kernels[0]};
     auto text = profiler::summarize(p);
-    CHECK(contains(text, "\nYour code launched no kernel of its own: only library kernels.\n"));
+    CHECK(contains(text, "\nNone of them is a kernel of your own: your code only called library kernels (PyTorch, cuBLAS, ...).\n"));
     p.candidate.kernels.push_back(kernel("my_epilogue(float*)", 3, 1, 32, 8));
     CHECK_FALSE(contains(profiler::summarize(p), "only library kernels"));
   }
