@@ -195,8 +195,11 @@ bool is_library_kernel(const std::string& name, const std::set<std::string>& ref
   return false;
 }
 
-// "Roofline: 0.31 TFLOP/s, 3.92 TB/s achieved; the roofline bound is ...", or
-// "" when the problem declares no work or the device has no peaks.
+// "Roofline, on the problem's own work (0.81 GFLOP, 12.9 GB a call): 0.31
+// TFLOP/s, 3.92 TB/s achieved; the roofline bound is ...", or "" when the
+// problem declares no work or the device has no peaks. The bytes are the
+// problem's minimum traffic, so a kernel that reads its input twice shows a
+// DRAM throughput above this line's TB/s.
 std::string roofline_line(const eval::Profile& p, double side_us) {
   const auto& d = p.device;
   if ((p.flops <= 0 && p.bytes <= 0) || d.peak_fp32_tflops <= 0 || d.peak_dram_tbps <= 0 ||
@@ -208,8 +211,9 @@ std::string roofline_line(const eval::Profile& p, double side_us) {
   bool compute = compute_s > memory_s;
   double bound_s = std::max(compute_s, memory_s);
   std::string intensity = p.bytes > 0 ? format("%.2f FLOP/B", p.flops / p.bytes) : "unbounded";
-  std::string achieved = format("Roofline: %.2f TFLOP/s, %.2f TB/s achieved",
-                                p.flops / seconds / 1e12, p.bytes / seconds / 1e12);
+  std::string achieved =
+      format("Roofline, on the problem's own work (%.3g GFLOP, %.3g GB a call): %.2f TFLOP/s, %.2f TB/s achieved",
+             p.flops / 1e9, p.bytes / 1e9, p.flops / seconds / 1e12, p.bytes / seconds / 1e12);
   return achieved + "; the roofline bound is " + (compute ? "compute" : "memory") +
          " (arithmetic intensity " + intensity +
          format(" vs ridge %.1f): %.0f%% of the bound", d.peak_fp32_tflops / d.peak_dram_tbps,

@@ -103,17 +103,63 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     CHECK(c->response.text == "I can't help with that.");
   }
 
-  TEST_CASE("anthropic's wire format end to end") {
-    Harness h({{200, R"({"id":"msg","stop_reason":"end_turn","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":3,"output_tokens":1}})"}},
-              "anthropic");
-    auto c = h.client.complete(request());
-    REQUIRE(c.ok());
+  TEST_CASE("anthropic's wire format end to end, with a 529 retried") {
+    // Anthropic's base_url is the host, as in its SDK; the client adds /v1/messages.
+    test_http::Server server(
+        {{529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"},
+         {200, R"({"id":"msg","stop_reason":"end_turn","content":[{"type":"thinking","thinking":"plan"},{"type":"text","text":"hi"}],)"
+               R"("usage":{"input_tokens":3,"cache_read_input_tokens":4,"output_tokens":1}})"}});
+    auto m = model(server.url(), "anthropic");
+    m.base_url = server.url();
+    m.thinking_budget = 1024;
+    agent::CurlHttpClient http;
+    std::vector<double> sleeps;
+    agent::ModelClient client(m, "sk-ant-local", http, [&](double s) { sleeps.push_back(s); }, 42,
+                              agent::RetryPolicy{4, 0.01, 0.05});
+    auto c = client.complete(request());
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->response.text == "hi");
+    CHECK(c->response.reasoning == "plan");
+    CHECK(c->response.usage.input_tokens == 7);
+    CHECK(c->response.usage.cached_input_tokens == 4);
+    CHECK(c->requests == 2);
+    CHECK(sleeps.size() == 1);
+    auto got = server.received();
+    REQUIRE(got.size() == 2);
+    CHECK(got[1].path == "/v1/messages");
+    CHECK(got[1].headers["x-api-key"] == "sk-ant-local");
+    CHECK(got[1].headers["anthropic-version"] == "2023-06-01");
+    CHECK(got[1].headers.count("authorization") == 0);
+    auto body = json::parse(got[1].body);
+    CHECK(body["model"] == "test-model");
+    CHECK(body["system"] == "system text");
+    CHECK(body["messages"] == json::array({{{"role", "user"}, {"content", "write relu"}}}));
+    CHECK(body["thinking"] == json{{"type", "enabled"}, {"budget_tokens", 1024}});
+  }
+
+  TEST_CASE("openai responses' wire format end to end, with a body cut short retried") {
+    const std::string ok =
+        R"({"id":"resp_1","status":"completed","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"plan"}]},)"
+        R"({"type":"message","content":[{"type":"output_text","text":"```cuda\nk\n```"}]}],)"
+        R"("usage":{"input_tokens":9,"output_tokens":30,"input_tokens_details":{"cached_tokens":2},"output_tokens_details":{"reasoning_tokens":20}}})";
+    Harness h({{200, ok, {}, 0, 40}, {200, ok}}, "openai-responses");
+    auto c = h.client.complete(request());
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->response.text == "```cuda\nk\n```");
+    CHECK(c->response.reasoning == "plan");
+    CHECK(c->response.usage.output_tokens == 30);
+    CHECK(c->response.usage.reasoning_tokens == 20);
+    CHECK(c->response.usage.cached_input_tokens == 2);
+    CHECK(c->requests == 2);
     auto got = h.server.received();
-    REQUIRE(got.size() == 1);
-    CHECK(got[0].path == "/v1/v1/messages");
-    CHECK(got[0].headers["x-api-key"] == "sk-local");
-    CHECK(got[0].headers["anthropic-version"] == "2023-06-01");
+    REQUIRE(got.size() == 2);
+    CHECK(got[1].path == "/v1/responses");
+    CHECK(got[1].headers["authorization"] == "Bearer sk-local");
+    auto body = json::parse(got[1].body);
+    CHECK(body["model"] == "test-model");
+    CHECK(body["instructions"] == "system text");
+    CHECK(body["input"] == json::array({{{"role", "user"}, {"content", "write relu"}}}));
+    CHECK(body["max_output_tokens"] == 256);
   }
 
   TEST_CASE("a missing API key names the variable") {
