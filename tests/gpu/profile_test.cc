@@ -75,7 +75,7 @@ const eval::KernelRecord* find_kernel(const eval::CallProfile& call, const std::
   return nullptr;
 }
 
-double metric(const eval::KernelRecord& k, const char* name) {
+double metric(const eval::KernelRecord& k, const std::string& name) {
   auto it = k.metrics.find(name);
   return it == k.metrics.end() ? std::nan("") : it->second;
 }
@@ -128,10 +128,10 @@ TEST_SUITE("profile, cuda backend") {
     CHECK(k->registers == c->registers);
     CHECK(k->grid[0] == c->grid[0]);
     CHECK(k->block[0] == c->block[0]);
-    for (const char* m : {eval::metric::dram_bytes_per_second, eval::metric::memory_throughput}) {
+    for (const std::string m : {eval::metric::dram_bytes_per_second, eval::metric::memory_throughput}) {
       const double a = metric(*c, m), b = metric(*k, m);
       CHECK_MESSAGE(std::abs(a - b) / b < 0.10, m, ": cupti ", a, " vs ncu ", b);
-      MESSAGE(m, ": cupti ", a, ", ncu ", b);
+      MESSAGE(m, ": cupti ", a, ", ncu ", b);  // a std::string, so doctest prints the name, not a pointer
     }
     MESSAGE("duration: cupti activity ", c->duration_us, " us, ncu ", k->duration_us, " us; ncu run added ",
             n.overhead_ms, " ms\n", profiler::summarize(n));
