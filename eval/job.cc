@@ -21,6 +21,7 @@ json to_json(const WorkerJob& job) {
                       {"draw", to_string(in.draw.kind)},
                       {"a", in.draw.a},
                       {"b", in.draw.b},
+                      {"then", in.then},
                       {"value", in.scalar_value}});
   return {{"problem_id", job.problem_id},
           {"backend", to_string(job.backend)},
@@ -76,6 +77,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
       if (!found) return base::Error{"job: unknown draw '" + draw + "' for input " + r.name};
       r.draw.a = in.at("a").get<double>();
       r.draw.b = in.at("b").get<double>();
+      r.then = in.value("then", "");
       r.scalar_value = in.at("value").get<double>();
       job.inputs.push_back(std::move(r));
     }

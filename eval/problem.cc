@@ -153,7 +153,7 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
   TRY_ASSIGN(YAML::Node name_node, yaml::require(doc, node, "name", "input"));
   TRY_ASSIGN(input.name, yaml::as_string(doc, name_node, "name"));
   const std::string what = "input '" + input.name + "'";
-  TRY(yaml::check_keys(doc, node, {"name", "kind", "role", "dtype", "shape", "draw", "value", "why"},
+  TRY(yaml::check_keys(doc, node, {"name", "kind", "role", "dtype", "shape", "draw", "then", "value", "why"},
                        what));
   if (node["kind"]) {
     TRY_ASSIGN(std::string kind, yaml::as_choice(doc, node["kind"], "kind", {"tensor", "scalar"}));
@@ -172,6 +172,7 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
   if (input.is_scalar) {
     if (node["shape"]) return doc.error_at(node["shape"], "a scalar input has no shape");
     if (node["draw"]) return doc.error_at(node["draw"], "a scalar input has a fixed 'value', not a draw");
+    if (node["then"]) return doc.error_at(node["then"], "a scalar input has a fixed 'value', nothing to transform");
     TRY_ASSIGN(YAML::Node value, yaml::require(doc, node, "value", what));
     TRY_ASSIGN(input.scalar_value, yaml::as_double(doc, value, "value"));
     return input;
@@ -191,6 +192,16 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
                        input.draw.kind == DrawSpec::Kind::constant;
   if (integral && !integral_draw)
     return doc.error_at(draw, what + " has dtype " + dtype + "; draw it with randint, bernoulli or constant");
+  if (node["then"]) {
+    TRY_ASSIGN(input.then, yaml::as_choice(doc, node["then"], "then", input_transforms()));
+    if (integral) return doc.error_at(node["then"], "'then: " + input.then + "' needs a floating dtype");
+    const size_t rank = input.then == "softmax" ? 1 : 2;
+    if (input.shape.size() < rank)
+      return doc.error_at(node["then"], "'then: " + input.then + "' needs a tensor of at least " +
+                                            std::to_string(rank) + " dims");
+    if (input.then == "symmetric" && input.shape[input.shape.size() - 1] != input.shape[input.shape.size() - 2])
+      return doc.error_at(node["then"], "'then: symmetric' needs its last two dims to be the same dim name");
+  }
   return input;
 }
 
@@ -338,6 +349,7 @@ Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const 
     r.name = in.name;
     r.is_scalar = in.is_scalar;
     r.dtype = in.dtype;
+    r.then = in.then;
     r.scalar_value = in.scalar_value;
     for (const auto& d : in.shape) {
       TRY_ASSIGN(int64_t v, base::eval_int_expr(d, *dims));

@@ -38,6 +38,14 @@ struct ResolvedDraw {
   double a = 0, b = 1;
 };
 
+// What is done to a tensor after its draw, for inputs that KernelBench
+// builds with structure: symmetric ((t + tᵀ)/2 over the last two dims),
+// triu / tril (zero below / above the diagonal), softmax (over the last dim).
+inline const std::vector<std::string>& input_transforms() {
+  static const std::vector<std::string> names = {"symmetric", "triu", "tril", "softmax"};
+  return names;
+}
+
 struct InputSpec {
   std::string name;
   bool is_scalar = false;     // a number passed by value, not a tensor
@@ -45,6 +53,7 @@ struct InputSpec {
   DType dtype = DType::float32;
   std::vector<std::string> shape;  // dim names, numbers or expressions
   DrawSpec draw;
+  std::string then;           // one of input_transforms(), or empty
   double scalar_value = 0;    // for scalars
   std::string why;            // why this distribution was chosen
 };
@@ -55,6 +64,7 @@ struct ResolvedInput {
   DType dtype = DType::float32;
   std::vector<int64_t> shape;
   ResolvedDraw draw;
+  std::string then;           // one of input_transforms(), or empty
   double scalar_value = 0;
   int64_t elements() const;
 };

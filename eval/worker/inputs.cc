@@ -36,7 +36,11 @@ at::Tensor draw_one(const ResolvedInput& in, const at::Device& device) {
     case K::constant: t = at::full(in.shape, in.draw.a, opts); break;
     case K::default_init: t = at::empty(in.shape, opts).uniform_(in.draw.a, in.draw.b); break;
   }
-  return t.scalar_type() == target ? t : t.to(target);
+  if (in.then == "symmetric") t = (t + t.transpose(-2, -1)).mul_(0.5);
+  else if (in.then == "triu") t.triu_();
+  else if (in.then == "tril") t.tril_();
+  else if (in.then == "softmax") t = t.softmax(-1);
+  return t.scalar_type() == target ? t.contiguous() : t.to(target).contiguous();
 }
 
 }  // namespace

@@ -149,6 +149,37 @@ TEST_SUITE("eval::Problem") {
           "              ^");
   }
 
+  TEST_CASE("a transform after the draw is kept, resolved and checked") {
+    std::string spec = kGood;
+    spec.replace(spec.find("    draw: {normal: {mean: 0, std: 1}}\n"), 38,
+                 "    draw: {normal: {mean: 0, std: 1}}\n    then: softmax\n");
+    std::string dir = write_problem(spec);
+    auto p = eval::load_problem(dir);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+    CHECK(p->inputs[0].then == "softmax");
+    auto resolved = eval::resolve_inputs(*p, "small");
+    REQUIRE(resolved.ok());
+    CHECK((*resolved)[0].then == "softmax");
+    CHECK((*resolved)[1].then.empty());
+    fs::remove_all(dir);
+
+    std::string misspelt = kGood;
+    misspelt.replace(misspelt.find("    draw: {normal: {mean: 0, std: 1}}\n"), 38,
+                     "    draw: {normal: {mean: 0, std: 1}}\n    then: symetric\n");
+    CHECK(load_error(misspelt) ==
+          "DIR/spec.yaml:9:11: invalid value 'symetric' for 'then' (did you mean 'symmetric'?)\n"
+          "        then: symetric\n"
+          "              ^");
+
+    std::string not_square = kGood;
+    not_square.replace(not_square.find("    draw: {normal: {mean: 0, std: 1}}\n"), 38,
+                       "    draw: {normal: {mean: 0, std: 1}}\n    then: symmetric\n");
+    CHECK(load_error(not_square) ==
+          "DIR/spec.yaml:9:11: 'then: symmetric' needs its last two dims to be the same dim name\n"
+          "        then: symmetric\n"
+          "              ^");
+  }
+
   TEST_CASE("a YAML syntax error keeps its position") {
     CHECK(load_error("name: [unclosed\n") ==
           "DIR/spec.yaml:2:1: end of sequence flow not found\n"

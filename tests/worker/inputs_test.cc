@@ -1,0 +1,64 @@
+// The worker's input draws: distributions, seeds and the transforms after a draw.
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "eval/worker/inputs.h"
+
+// Last: LibTorch brings glog, whose CHECK aborts the process; doctest's must win.
+#include <doctest/doctest.h>
+
+namespace {
+
+eval::ResolvedInput tensor(const std::string& then, std::vector<int64_t> shape = {3, 16, 16}) {
+  eval::ResolvedInput in;
+  in.name = "x";
+  in.dtype = eval::DType::float32;
+  in.shape = std::move(shape);
+  in.draw = {eval::DrawSpec::Kind::normal, 0, 1};
+  in.then = then;
+  return in;
+}
+
+at::Tensor draw(const eval::ResolvedInput& in, uint64_t seed = 7) {
+  return eval::worker::draw_inputs({in}, seed, at::Device(at::kCPU)).at(0);
+}
+
+}  // namespace
+
+TEST_SUITE("eval::worker::draw_inputs") {
+  TEST_CASE("the same seed draws the same values; another seed does not") {
+    CHECK(torch::equal(draw(tensor("")), draw(tensor(""))));
+    CHECK_FALSE(torch::equal(draw(tensor(""), 7), draw(tensor(""), 8)));
+  }
+
+  TEST_CASE("symmetric: every matrix equals its transpose, exactly, and is not all zero") {
+    at::Tensor t = draw(tensor("symmetric"));
+    CHECK(torch::equal(t, t.transpose(-2, -1)));
+    CHECK(t.abs().sum().item<double>() > 0);
+    CHECK(t.is_contiguous());
+  }
+
+  TEST_CASE("triu and tril zero the other side of the diagonal and keep the diagonal") {
+    at::Tensor u = draw(tensor("triu"));
+    CHECK(torch::equal(u, u.triu()));
+    CHECK(u.tril(-1).abs().sum().item<double>() == 0);
+    CHECK(u.diagonal(0, -2, -1).abs().min().item<double>() > 0);
+    at::Tensor l = draw(tensor("tril"));
+    CHECK(l.triu(1).abs().sum().item<double>() == 0);
+    CHECK(l.tril().abs().sum().item<double>() > 0);
+  }
+
+  TEST_CASE("softmax: rows over the last dim are positive and sum to one") {
+    at::Tensor s = draw(tensor("softmax", {4, 100}));
+    CHECK(s.min().item<double>() > 0);
+    CHECK(torch::allclose(s.sum(-1), torch::ones({4})));
+  }
+
+  TEST_CASE("a transform follows the draw: with it, the untransformed values are not what comes out") {
+    at::Tensor plain = draw(tensor(""));
+    at::Tensor upper = draw(tensor("triu"));
+    CHECK(torch::equal(upper, plain.triu()));
+  }
+}
