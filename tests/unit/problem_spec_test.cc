@@ -150,10 +150,14 @@ TEST_SUITE("eval::Problem") {
   }
 
   TEST_CASE("a transform after the draw is kept, resolved and checked") {
-    std::string spec = kGood;
-    spec.replace(spec.find("    draw: {normal: {mean: 0, std: 1}}\n"), 38,
-                 "    draw: {normal: {mean: 0, std: 1}}\n    then: softmax\n");
-    std::string dir = write_problem(spec);
+    // kGood with `then: VALUE` under the first input's draw (line 9).
+    auto with_then = [](const std::string& value) {
+      std::string spec = kGood;
+      const std::string draw = "    draw: {normal: {mean: 0, std: 1}}\n";
+      spec.replace(spec.find(draw), draw.size(), draw + "    then: " + value + "\n");
+      return spec;
+    };
+    std::string dir = write_problem(with_then("softmax"));
     auto p = eval::load_problem(dir);
     REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
     CHECK(p->inputs[0].then == "softmax");
@@ -163,18 +167,11 @@ TEST_SUITE("eval::Problem") {
     CHECK((*resolved)[1].then.empty());
     fs::remove_all(dir);
 
-    std::string misspelt = kGood;
-    misspelt.replace(misspelt.find("    draw: {normal: {mean: 0, std: 1}}\n"), 38,
-                     "    draw: {normal: {mean: 0, std: 1}}\n    then: symetric\n");
-    CHECK(load_error(misspelt) ==
+    CHECK(load_error(with_then("symetric")) ==
           "DIR/spec.yaml:9:11: invalid value 'symetric' for 'then' (did you mean 'symmetric'?)\n"
           "        then: symetric\n"
           "              ^");
-
-    std::string not_square = kGood;
-    not_square.replace(not_square.find("    draw: {normal: {mean: 0, std: 1}}\n"), 38,
-                       "    draw: {normal: {mean: 0, std: 1}}\n    then: symmetric\n");
-    CHECK(load_error(not_square) ==
+    CHECK(load_error(with_then("symmetric")) ==
           "DIR/spec.yaml:9:11: 'then: symmetric' needs its last two dims to be the same dim name\n"
           "        then: symmetric\n"
           "              ^");
