@@ -126,10 +126,14 @@ Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettin
   return p;
 }
 
-Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const EvalSettings& settings) {
+Result<CompiledLibrary> Evaluator::compile_reference(const Problem& problem, const EvalSettings& settings) {
   TRY_ASSIGN(std::string source, base::read_file(problem.reference_path));
+  return compiler_.compile({settings.backend, true, source, make_shim(problem), "reference"});
+}
+
+Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const EvalSettings& settings) {
   auto t0 = Clock::now();
-  TRY_ASSIGN(CompiledLibrary ref, compiler_.compile({settings.backend, true, source, make_shim(problem), "reference"}));
+  TRY_ASSIGN(CompiledLibrary ref, compile_reference(problem, settings));
   double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!ref.ok) return Error{problem.id + ": the reference does not compile:\n" + ref.log};
   TRY_ASSIGN(Outcome outcome, run_worker(problem, ref.library_path, ref.library_path, settings));

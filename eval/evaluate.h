@@ -55,6 +55,10 @@ class Evaluator {
   // for `refinery problems check`: it must agree with itself and is timed.
   base::Result<Outcome> evaluate_reference(const Problem& problem, const EvalSettings& settings);
 
+  // Compiles the problem's reference through the cache, with no worker run:
+  // callers compile many in parallel ahead of evaluating them one at a time.
+  base::Result<CompiledLibrary> compile_reference(const Problem& problem, const EvalSettings& settings);
+
  private:
   base::Result<Outcome> run_worker(const Problem& problem, const std::string& reference_library,
                                    const std::string& candidate_library, const EvalSettings& settings);
