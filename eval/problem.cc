@@ -195,7 +195,7 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
   if (node["then"]) {
     TRY_ASSIGN(input.then, yaml::as_choice(doc, node["then"], "then", input_transforms()));
     if (integral) return doc.error_at(node["then"], "'then: " + input.then + "' needs a floating dtype");
-    const size_t rank = input.then == "softmax" ? 1 : 2;
+    const size_t rank = input.then == "sign" ? 0 : input.then == "softmax" ? 1 : 2;
     if (input.shape.size() < rank)
       return doc.error_at(node["then"], "'then: " + input.then + "' needs a tensor of at least " +
                                             std::to_string(rank) + " dims");

@@ -40,9 +40,10 @@ struct ResolvedDraw {
 
 // What is done to a tensor after its draw, for inputs that KernelBench
 // builds with structure: symmetric ((t + tᵀ)/2 over the last two dims),
-// triu / tril (zero below / above the diagonal), softmax (over the last dim).
+// triu / tril (zero below / above the diagonal), softmax (over the last dim),
+// sign (-1, 0 or +1 elementwise: ±1 labels from a continuous draw).
 inline const std::vector<std::string>& input_transforms() {
-  static const std::vector<std::string> names = {"symmetric", "triu", "tril", "softmax"};
+  static const std::vector<std::string> names = {"symmetric", "triu", "tril", "softmax", "sign"};
   return names;
 }
 

@@ -40,6 +40,7 @@ at::Tensor draw_one(const ResolvedInput& in, const at::Device& device) {
   else if (in.then == "triu") t.triu_();
   else if (in.then == "tril") t.tril_();
   else if (in.then == "softmax") t = t.softmax(-1);
+  else if (in.then == "sign") t.sign_();
   return t.scalar_type() == target ? t.contiguous() : t.to(target).contiguous();
 }
 

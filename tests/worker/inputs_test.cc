@@ -56,6 +56,14 @@ TEST_SUITE("eval::worker::draw_inputs") {
     CHECK(torch::allclose(s.sum(-1), torch::ones({4})));
   }
 
+  TEST_CASE("sign: a normal draw becomes labels of -1 and +1, about half each") {
+    at::Tensor s = draw(tensor("sign", {4096}));
+    CHECK(torch::equal(s.abs(), torch::ones({4096})));
+    const double positive = (s > 0).sum().item<double>() / 4096;
+    CHECK(positive > 0.45);
+    CHECK(positive < 0.55);
+  }
+
   TEST_CASE("a transform follows the draw: with it, the untransformed values are not what comes out") {
     at::Tensor plain = draw(tensor(""));
     at::Tensor upper = draw(tensor("triu"));

@@ -1,0 +1,15 @@
+// Reference for level1/64 (ConvTranspose1d):
+// ConvTranspose1d(128 -> 128, kernel 3, stride 1, padding 0, output_padding 0, dilation 1,
+// groups 1, no bias). Output length: L + 2.
+#include <torch/torch.h>
+
+constexpr int64_t kStride = 1;
+constexpr int64_t kPadding = 0;
+constexpr int64_t kOutputPadding = 0;
+constexpr int64_t kGroups = 1;
+constexpr int64_t kDilation = 1;
+
+torch::Tensor forward(torch::Tensor x, torch::Tensor weight) {
+  return torch::conv_transpose1d(x, weight, /*bias=*/torch::Tensor(), {kStride}, {kPadding},
+                                 {kOutputPadding}, kGroups, {kDilation});
+}
