@@ -1,0 +1,11 @@
+// Reference for level2/69 (Conv2d + HardSwish + ReLU):
+// relu(hardswish(conv2d(x, conv_weight, conv_bias))), 3x3 kernel, stride 1, no padding.
+#include <torch/torch.h>
+
+constexpr int64_t kStride[2] = {1, 1};
+constexpr int64_t kPadding[2] = {0, 0};
+
+torch::Tensor forward(torch::Tensor x, torch::Tensor conv_weight, torch::Tensor conv_bias) {
+  torch::Tensor z = torch::conv2d(x, conv_weight, conv_bias, kStride, kPadding);
+  return torch::relu(torch::hardswish(z));
+}
