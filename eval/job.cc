@@ -1,5 +1,7 @@
 #include "eval/job.h"
 
+#include <algorithm>
+
 namespace eval {
 using nlohmann::json;
 
@@ -77,7 +79,10 @@ base::Result<WorkerJob> job_from_json(const json& j) {
       if (!found) return base::Error{"job: unknown draw '" + draw + "' for input " + r.name};
       r.draw.a = in.at("a").get<double>();
       r.draw.b = in.at("b").get<double>();
-      r.then = in.value("then", "");
+      r.then = in.at("then").get<std::string>();
+      const auto& transforms = input_transforms();
+      if (!r.then.empty() && std::find(transforms.begin(), transforms.end(), r.then) == transforms.end())
+        return base::Error{"job: unknown transform '" + r.then + "' for input " + r.name};
       r.scalar_value = in.at("value").get<double>();
       job.inputs.push_back(std::move(r));
     }

@@ -91,6 +91,7 @@ TEST_SUITE("eval::WorkerJob") {
     in.name = "x";
     in.shape = {3, 4};
     in.draw = {eval::DrawSpec::Kind::normal, 0, 2};
+    in.then = "symmetric";
     job.inputs.push_back(in);
     job.correctness_seeds = {1, 2, 3};
     job.timing.max_trials = 7;
@@ -100,8 +101,15 @@ TEST_SUITE("eval::WorkerJob") {
     CHECK(back->inputs.at(0).shape == std::vector<int64_t>{3, 4});
     CHECK(back->inputs.at(0).draw.kind == eval::DrawSpec::Kind::normal);
     CHECK(back->inputs.at(0).draw.b == 2);
+    CHECK(back->inputs.at(0).then == "symmetric");
     CHECK(back->correctness_seeds == std::vector<uint64_t>{1, 2, 3});
     CHECK(back->timing.max_trials == 7);
+
+    auto bad = eval::to_json(job);
+    bad["inputs"][0]["then"] = "transpose";
+    auto refused = eval::job_from_json(bad);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message == "job: unknown transform 'transpose' for input x");
   }
 }
 

@@ -175,6 +175,24 @@ TEST_SUITE("eval::Problem") {
           "DIR/spec.yaml:9:11: 'then: symmetric' needs its last two dims to be the same dim name\n"
           "        then: symmetric\n"
           "              ^");
+
+    // The int64 input 't' (a 1-D randint draw) cannot take a transform.
+    std::string integral = kGood;
+    const std::string randint = "    draw: {randint: {high: D - 1}}\n";
+    integral.replace(integral.find(randint), randint.size(), randint + "    then: sign\n");
+    CHECK(load_error(integral) ==
+          "DIR/spec.yaml:18:11: 'then: sign' needs a floating dtype\n"
+          "        then: sign\n"
+          "              ^");
+
+    // The 1-D weight 'w' has too few dims for a matrix transform.
+    std::string flat = kGood;
+    const std::string init = "    draw: {default_init: {fan_in: D}}\n";
+    flat.replace(flat.find(init), init.size(), init + "    then: triu\n");
+    CHECK(load_error(flat) ==
+          "DIR/spec.yaml:14:11: 'then: triu' needs a tensor of at least 2 dims\n"
+          "        then: triu\n"
+          "              ^");
   }
 
   TEST_CASE("a YAML syntax error keeps its position") {
