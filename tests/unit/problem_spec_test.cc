@@ -150,10 +150,10 @@ TEST_SUITE("eval::Problem") {
   }
 
   TEST_CASE("a transform after the draw is kept, resolved and checked") {
-    // kGood with `then: VALUE` under the first input's draw (line 9).
-    auto with_then = [](const std::string& value) {
+    // kGood with `then: VALUE` under a draw line: by default the first input's (line 9).
+    auto with_then = [](const std::string& value,
+                        const std::string& draw = "    draw: {normal: {mean: 0, std: 1}}\n") {
       std::string spec = kGood;
-      const std::string draw = "    draw: {normal: {mean: 0, std: 1}}\n";
       spec.replace(spec.find(draw), draw.size(), draw + "    then: " + value + "\n");
       return spec;
     };
@@ -176,20 +176,13 @@ TEST_SUITE("eval::Problem") {
           "        then: symmetric\n"
           "              ^");
 
-    // The int64 input 't' (a 1-D randint draw) cannot take a transform.
-    std::string integral = kGood;
-    const std::string randint = "    draw: {randint: {high: D - 1}}\n";
-    integral.replace(integral.find(randint), randint.size(), randint + "    then: sign\n");
-    CHECK(load_error(integral) ==
+    // The int64 input 't' cannot take a transform; the 1-D weight 'w' has too few dims for triu.
+    CHECK(load_error(with_then("sign", "    draw: {randint: {high: D - 1}}\n")) ==
           "DIR/spec.yaml:18:11: 'then: sign' needs a floating dtype\n"
           "        then: sign\n"
           "              ^");
 
-    // The 1-D weight 'w' has too few dims for a matrix transform.
-    std::string flat = kGood;
-    const std::string init = "    draw: {default_init: {fan_in: D}}\n";
-    flat.replace(flat.find(init), init.size(), init + "    then: triu\n");
-    CHECK(load_error(flat) ==
+    CHECK(load_error(with_then("triu", "    draw: {default_init: {fan_in: D}}\n")) ==
           "DIR/spec.yaml:14:11: 'then: triu' needs a tensor of at least 2 dims\n"
           "        then: triu\n"
           "              ^");
