@@ -276,7 +276,9 @@ class Runner {
     st.history.push_back({"assistant", record.value("response_text", "")});
     st.history.push_back({"user", record.value("feedback", "")});
     const bool correct = record.value("status", "") == "correct";
-    const double speedup = correct ? record["speedup"].get<double>() : 0.0;  // null unless timed
+    // null when the attempt was not timed; a record read back may lack it.
+    const auto timed = record.find("speedup");
+    const double speedup = correct && timed != record.end() && timed->is_number() ? timed->get<double>() : 0.0;
     report(record, st.turn, st.best <= 1 && correct && speedup > 1);
     if (correct && speedup > st.best) {
       st.best = speedup;

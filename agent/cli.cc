@@ -22,6 +22,7 @@ int cmd_version(const std::vector<std::string>&) {
 }
 
 const Subcommand kSubcommands[] = {
+    {"doctor", cmd_doctor, "what this machine grants the sandbox that runs candidates"},
     {"eval", cmd_eval, "evaluate one candidate file against a problem's reference"},
     {"problems", cmd_problems, "list, show and check problems"},
     {"report", cmd_report, "fast_p and the other figures of a run folder, per arm and turn"},

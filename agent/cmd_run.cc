@@ -18,6 +18,7 @@
 #include "agent/replay.h"
 #include "agent/run_report.h"
 #include "base/fs.h"
+#include "base/redact.h"
 #include "base/text.h"
 #include "build_info.h"
 
@@ -136,11 +137,17 @@ int cmd_run(const std::vector<std::string>& argv) {
   std::string profiler = config->eval.profiler == "auto" ? (profile_feedback ? "cupti" : "none") : config->eval.profiler;
   if (profiler != "none") eval_args.values["profiler"] = profiler;
   if (!config->eval.metrics.empty()) eval_args.values["metrics"] = base::join(config->eval.metrics, ",");
+  if (config->eval.allow_untrusted) eval_args.values["allow-untrusted"] = "";
   auto ctx = make_context(eval_args);
   if (!ctx) return usage(ctx.error().message);
   eval::EvalSettings settings = (*ctx)->settings;
   if (config->eval.atol || config->eval.rtol)
     settings.tolerance = eval::Tolerance{config->eval.atol.value_or(1e-4), config->eval.rtol.value_or(1e-4)};
+  // Every model's key is a secret, whatever its variable is called.
+  std::vector<std::string> key_names;
+  for (const auto& m : config->models)
+    if (!m.api_key_env.empty()) key_names.push_back(m.api_key_env);
+  settings.secrets = base::secrets_from_environment(eval::current_environment(), key_names);
 
   // Every model's source of responses; keys are checked before anything starts.
   CurlHttpClient http;

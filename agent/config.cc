@@ -190,7 +190,8 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (root["eval"]) {
     const YAML::Node& e = root["eval"];
     TRY(yaml::expect_map(doc, e, "'eval'"));
-    TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics"},
+    TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
+                                     "allow_untrusted"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -200,6 +201,9 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.number("timeout", c.eval.timeout, 1));
     TRY(er.integer("timing_trials", c.eval.timing_trials, 1));
     TRY(er.choice("profiler", c.eval.profiler, {"auto", "cupti", "ncu", "none"}));
+    std::string allow = "false";
+    TRY(er.choice("allow_untrusted", allow, {"true", "false"}));
+    c.eval.allow_untrusted = allow == "true";
     if (e["metrics"]) {
       TRY(yaml::expect_sequence(doc, e["metrics"], "'metrics'"));
       for (const auto& m : e["metrics"]) {

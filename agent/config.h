@@ -63,6 +63,9 @@ struct EvalConfig {
   // feedback includes profile, else none.
   std::string profiler = "auto";  // auto | cupti | ncu | none
   std::vector<std::string> metrics;  // counters; empty = eval::default_metrics()
+  // Go on where the platform refuses a layer of the runner's sandbox
+  // (results then say trusted: false); otherwise such an evaluation fails.
+  bool allow_untrusted = false;
 };
 
 struct Config {

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "base/fs.h"
+#include "base/redact.h"
 #include "base/text.h"
 
 namespace agent {
@@ -26,6 +27,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"profiler", true, "cupti (default) or ncu; implies --profile"},
       {"metrics", true, "comma-separated counters for the profile (default: the speed-of-light set)"},
       {"keep", false, "keep the worker's job folder"},
+      {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
       {"json", false, "print one JSON object per evaluation"},
   };
   return flags;
@@ -97,8 +99,10 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   s.timing.max_trials = static_cast<int>(timing_trials);
   s.timing.min_trials = std::min(s.timing.min_trials, s.timing.max_trials);
   s.timing.enabled = !args.has("no-timing");
+  s.allow_untrusted = args.has("allow-untrusted");
   s.seed = static_cast<uint64_t>(seed);
   s.threads = static_cast<int>(threads);
+  s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (args.has("profile") || args.has("profiler")) {
     s.profile.tool = args.get("profiler", "cupti");
     if (s.profile.tool != "cupti" && s.profile.tool != "ncu")

@@ -1,5 +1,6 @@
 #include "base/fs.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -35,6 +36,17 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) return Error{path + ": cannot rename into place: " + ec.message()};
+  return {};
+}
+
+Status make_dirs(const std::string& path, unsigned mode) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return {};
+  fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && parent != path) TRY(make_dirs(parent.string(), mode));
+  if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
+    return Error{path + ": cannot create: " + std::strerror(errno)};
+  if (::chmod(path.c_str(), mode) != 0) return Error{path + ": cannot set its mode: " + std::strerror(errno)};
   return {};
 }
 

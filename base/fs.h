@@ -13,6 +13,9 @@ Result<std::string> read_file(const std::string& path);
 Status write_file(const std::string& path, const std::string& content);
 // Writes path.tmp.<pid> then renames it over path.
 Status write_file_atomic(const std::string& path, const std::string& content);
+// Creates path and its missing parents with exactly `mode` (0755 stays 0755
+// under any umask); folders that already exist are left as they are.
+Status make_dirs(const std::string& path, unsigned mode);
 // Creates a fresh folder under parent named prefix-XXXXXX, mode 0700.
 Result<std::string> make_temp_dir(const std::string& parent, const std::string& prefix);
 // $REFINERY_CACHE_DIR, else $XDG_CACHE_HOME/refinery, else ~/.cache/refinery.

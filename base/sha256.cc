@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "base/fs.h"
+
 namespace base {
 namespace {
 
@@ -55,6 +57,11 @@ std::string sha256_hex(std::string_view data) {
   char out[65];
   for (int i = 0; i < 8; ++i) std::snprintf(out + 8 * i, 9, "%08x", h[i]);
   return std::string(out, 64);
+}
+
+Result<std::string> sha256_file_hex(const std::string& path) {
+  TRY_ASSIGN(std::string bytes, read_file(path));
+  return sha256_hex(bytes);
 }
 
 }  // namespace base

@@ -47,17 +47,6 @@ class CappedBuffer {
   size_t total_ = 0;
 };
 
-void write_all(int fd, const void* data, size_t n) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return;
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-}
-
 // Runs in the forked child: only async-signal-safe calls from here to exec.
 [[noreturn]] void exec_child(const SpawnOptions& o, char* const* argv, char* const* envp,
                              int out_fd, int err_fd, int status_fd) {
@@ -75,32 +64,43 @@ void write_all(int fd, const void* data, size_t n) {
   if (o.isolate_network) {
     if (unshare(CLONE_NEWNET) == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) isolated = 'y';
   }
-  write_all(status_fd, &isolated, 1);
+  write_fully(status_fd, &isolated, 1);
   for (const auto& limit : o.limits) {
     struct rlimit rl = {static_cast<rlim_t>(limit.value), static_cast<rlim_t>(limit.value)};
     setrlimit(limit.resource, &rl);
   }
   if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) {
     int e = errno;
-    write_all(status_fd, "c", 1);
-    write_all(status_fd, &e, sizeof e);
+    write_fully(status_fd, "c", 1);
+    write_fully(status_fd, &e, sizeof e);
     _exit(127);
   }
   execve(argv[0], argv, envp);
   int e = errno;
-  write_all(status_fd, "x", 1);
-  write_all(status_fd, &e, sizeof e);
+  write_fully(status_fd, "x", 1);
+  write_fully(status_fd, &e, sizeof e);
   _exit(127);
 }
 
-std::vector<char*> c_strings(const std::vector<std::string>& strings) {
+}  // namespace
+
+void write_fully(int fd, const void* data, size_t n) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+std::vector<char*> exec_strings(const std::vector<std::string>& strings) {
   std::vector<char*> out;
   for (const auto& s : strings) out.push_back(const_cast<char*>(s.c_str()));
   out.push_back(nullptr);
   return out;
 }
-
-}  // namespace
 
 std::string describe_signal(int signal) {
   const char* names[] = {"", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
@@ -119,7 +119,7 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
       pipe2(status_pipe, O_CLOEXEC) != 0)
     return Error{std::string("pipe: ") + std::strerror(errno)};
-  std::vector<char*> argv = c_strings(o.argv), envp = c_strings(o.env);
+  std::vector<char*> argv = exec_strings(o.argv), envp = exec_strings(o.env);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid < 0) return Error{std::string("fork: ") + std::strerror(errno)};

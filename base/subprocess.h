@@ -68,4 +68,10 @@ class SystemProcessRunner : public ProcessRunner {
 // "SIGSEGV (segmentation fault)" for a signal number.
 std::string describe_signal(int signal);
 
+// For code between fork and exec (async-signal-safe): writes all of data,
+// retrying short writes and EINTR, and gives up silently on an error.
+void write_fully(int fd, const void* data, size_t n);
+// Pointers into `strings`, null-terminated, for execve; `strings` must outlive them.
+std::vector<char*> exec_strings(const std::vector<std::string>& strings);
+
 }  // namespace base

@@ -41,14 +41,14 @@ eval_json kept "$cand" --keep --timing-trials 20
 python3 - "$results" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-print("%-14s %-8s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s" % (
-    "run", "status", "wall_s", "compile", "worker", "init", "inputs", "correct", "timing",
+print("%-14s %-8s %8s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s" % (
+    "run", "status", "wall_s", "compile", "worker", "init", "runner", "inputs", "correct", "timing",
     "cand_ms", "ref_ms", "speedup"))
 for r in rows:
     p = r["phases_ms"]
     g = lambda k: p.get(k, 0) / 1000
-    print("%-14s %-8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.4f %9.4f %8.4f" % (
-        r["label"], r["status"], r["wall_s"], g("compile"), g("worker_wall"), g("device_init"),
+    print("%-14s %-8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.4f %9.4f %8.4f" % (
+        r["label"], r["status"], r["wall_s"], g("compile"), g("worker_wall"), g("device_init"), g("runner"),
         g("inputs"), g("correctness"), g("timing"), r["candidate_ms"] or 0, r["reference_ms"] or 0,
         r["speedup"] or 0))
     if r["label"] in ("cold", "new-candidate"):

@@ -58,6 +58,47 @@ std::vector<std::string> compiler_env() {
   return env;
 }
 
+// Makes dir and everything under it readable by all and writable by its owner
+// only, whatever the umask was when it was written.
+base::Status seal(const fs::path& dir) {
+  constexpr auto kFolder = static_cast<fs::perms>(0755), kFile = static_cast<fs::perms>(0644);
+  std::error_code walk, mode;
+  fs::permissions(dir, kFolder, mode);
+  for (fs::recursive_directory_iterator it(dir, walk), end; !walk && !mode && it != end; it.increment(walk)) {
+    auto type = it->symlink_status(walk).type();  // a link's target is not ours to change
+    if (type == fs::file_type::directory || type == fs::file_type::regular)
+      fs::permissions(it->path(), type == fs::file_type::directory ? kFolder : kFile, mode);
+  }
+  if (walk || mode) return Error{dir.string() + ": cannot set the cache's modes: " + (mode ? mode : walk).message()};
+  return {};
+}
+
+// The entry stored at dir, or why it cannot be used (the Error's message). An
+// ok entry is used only when its lib.so has the SHA-256 meta.json recorded.
+Result<CompiledLibrary> read_entry(const fs::path& dir) {
+  auto text = base::read_file((dir / "meta.json").string());
+  if (!text) return Error{"meta.json cannot be read"};
+  auto meta = nlohmann::json::parse(*text, nullptr, false);
+  if (!meta.is_object() || !meta.contains("ok") || !meta["ok"].is_boolean())
+    return Error{"meta.json is not a compile record"};
+  CompiledLibrary out;
+  out.ok = meta["ok"].get<bool>();
+  out.cached = true;
+  if (meta.contains("command") && meta["command"].is_string()) out.command = meta["command"].get<std::string>();
+  auto log = base::read_file((dir / "compile.log").string());
+  out.log = log ? *log : "";
+  out.library_path = (dir / "lib.so").string();
+  if (!out.ok) return out;
+  if (!fs::exists(out.library_path)) return Error{"lib.so is missing"};
+  if (!meta.contains("lib_sha256") || !meta["lib_sha256"].is_string())
+    return Error{"meta.json records no digest of lib.so"};
+  auto digest = base::sha256_file_hex(out.library_path);
+  if (!digest) return Error{"lib.so cannot be read"};
+  if (*digest != meta["lib_sha256"].get<std::string>()) return Error{"lib.so does not match its recorded digest"};
+  out.digest = *digest;
+  return out;
+}
+
 }  // namespace
 
 CompileService::CompileService(Toolchain toolchain, CompileOptions options,
@@ -102,10 +143,8 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
   fs::path dir = fs::path(options_.cache_dir) / "pch" / key.substr(0, 16);
   fs::path header = dir / kPchHeader;
   fs::path gch = dir / (std::string(kPchHeader) + ".gch");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    *note = "precompiled header unavailable: " + ec.message();
+  if (auto made = base::make_dirs(dir.string(), 0755); !made) {
+    *note = "precompiled header unavailable: " + made.error().message;
     return "";
   }
   // One process builds it; others wait on the lock and then find it there.
@@ -121,9 +160,12 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
     o.env = compiler_env();
     o.timeout_seconds = options_.timeout_seconds;
     auto r = runner_.run(o);
+    std::error_code ec;
     if (r && r->exited_ok()) fs::rename(tmp, gch, ec);
     else *note = "precompiled header failed to build; compiling without it";
   }
+  // Every compile includes it: nobody else may write it.
+  if (auto sealed = seal(dir); !sealed) *note = sealed.error().message;
   if (lock_fd >= 0) close(lock_fd);
   if (fs::exists(gch)) pch_dir_ = dir.string();
   return pch_dir_;
@@ -173,25 +215,30 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
                                      "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
                                      "\n" + ext + "\n" + full_source);
 
-  fs::path entry = fs::path(options_.cache_dir) / "objects" / key.substr(0, 2) / key;
+  const std::string object = "objects/" + key.substr(0, 2) + "/" + key;
+  const fs::path entry = fs::path(options_.cache_dir) / object;
   CompiledLibrary out;
   out.key = key;
-  if (fs::exists(entry / "meta.json")) {
-    TRY_ASSIGN(std::string meta_text, base::read_file((entry / "meta.json").string()));
-    auto meta = nlohmann::json::parse(meta_text, nullptr, false);
-    if (!meta.is_discarded()) {
-      out.ok = meta.value("ok", false);
-      out.cached = true;
-      out.command = meta.value("command", "");
-      out.log = base::read_file((entry / "compile.log").string()).ok()
-                    ? *base::read_file((entry / "compile.log").string())
-                    : "";
-      out.library_path = (entry / "lib.so").string();
-      return out;
+  std::error_code ec;
+  if (fs::exists(entry, ec)) {
+    auto stored = read_entry(entry);
+    if (stored) {
+      stored->key = key;
+      return stored;
     }
+    // Not used: removed, and compiled again as if it had never been there.
+    out.cache_note = "refinery: cache object " + object + ": " + stored.error().message + "; recompiled";
+    fs::remove_all(entry, ec);
   }
+  // The note is this call's, not the entry's: a later hit does not repeat it.
+  auto noted = [](CompiledLibrary lib) {
+    if (!lib.cache_note.empty()) lib.log = lib.cache_note + "\n" + lib.log;
+    return lib;
+  };
 
-  TRY_ASSIGN(std::string tmp, base::make_temp_dir((fs::path(options_.cache_dir) / "tmp").string(), "compile"));
+  const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
+  TRY(base::make_dirs(tmp_parent, 0755));
+  TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "compile"));
   std::string source_path = (fs::path(tmp) / (job.stem + ext)).string();
   TRY(base::write_file(source_path, full_source));
   base::SpawnOptions o;
@@ -230,25 +277,38 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     out.log += "\nrefinery: the compiler did not finish within " +
                std::to_string(static_cast<int>(options_.timeout_seconds)) + " s and was killed";
   out.command = quote_command(o.argv);
-  std::error_code ec;
   if (r.timed_out) {  // not cached: a less loaded machine may finish next time
     fs::remove_all(tmp, ec);
-    return out;
+    return noted(out);
+  }
+  if (out.ok) {
+    auto digest = base::sha256_file_hex((fs::path(tmp) / "lib.so").string());
+    if (digest) {
+      out.digest = *digest;
+    } else {
+      out.ok = false;
+      out.log += "\nrefinery: the compiler succeeded but left no readable lib.so";
+    }
   }
   TRY(base::write_file((fs::path(tmp) / "compile.log").string(), out.log));
   nlohmann::json meta = {{"ok", out.ok}, {"command", out.command}, {"seconds", out.seconds},
                          {"compiler_version", version}, {"torch_version", toolchain_.torch_version}};
+  if (out.ok) meta["lib_sha256"] = out.digest;
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
-  fs::create_directories(entry.parent_path(), ec);
+  TRY(seal(tmp));
+  TRY(base::make_dirs(entry.parent_path().string(), 0755));
   fs::rename(tmp, entry, ec);
   if (ec) {
-    // Another process stored the same key first, or the rename failed: use what is there.
+    // Another process stored the same key first, or the rename failed: use
+    // what is there, if it checks out.
     fs::remove_all(tmp, ec);
-    if (!fs::exists(entry / "lib.so") && out.ok)
-      return Error{"cannot store compiled library in " + entry.string()};
+    auto stored = read_entry(entry);
+    if (!stored)
+      return Error{"cannot store compiled library in " + entry.string() + ": " + stored.error().message};
+    out.digest = stored->digest;
   }
   out.library_path = (entry / "lib.so").string();
-  return out;
+  return noted(out);
 }
 
 }  // namespace eval

@@ -13,6 +13,11 @@
 // (successful or not) is a lookup. Entries are written to a temporary folder
 // and renamed into place, so several processes may share one cache.
 //
+// The cache is trusted code: its folders are 0755 and its files 0644 whatever
+// the umask (the sandboxed candidate runs under another uid and must not write
+// them), and meta.json records the SHA-256 of lib.so. A hit whose lib.so is
+// missing or no longer matches is removed and compiled again, with a note.
+//
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed
 // (cannot write the cache, cannot run the compiler).
@@ -66,6 +71,11 @@ struct CompiledLibrary {
   std::string command;       // the compile command, for the record
   std::string key;
   double seconds = 0;        // time spent compiling now (0 when cached)
+  std::string digest;        // SHA-256 of lib.so (hex), checked on a hit; empty when !ok
+  // Why a stored entry was not used and was compiled again ("refinery: cache
+  // object objects/ab/abcd...: lib.so is missing; recompiled"); also the log's
+  // first line. Empty otherwise.
+  std::string cache_note;
 };
 
 class CompileService {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "base/fs.h"
+#include "base/redact.h"
 #include "eval/ncu.h"
 #include "eval/shim.h"
 
@@ -57,25 +58,28 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.status = Status::compile_error;
     outcome.message = "the candidate does not compile";
   } else {
-    TRY_ASSIGN(outcome, run_worker(problem, ref->library_path, cand->library_path, settings));
+    TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, settings));
   }
   outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command};
   outcome.phases_ms["compile"] = compile_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  redact(outcome, base::Redactor(settings.secrets));
   return outcome;
 }
 
-Result<Outcome> Evaluator::run_worker(const Problem& problem, const std::string& reference_library,
-                                      const std::string& candidate_library,
-                                      const EvalSettings& settings) {
+Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibrary& reference,
+                                      const CompiledLibrary& candidate, const EvalSettings& settings) {
   TRY_ASSIGN(std::vector<ResolvedInput> inputs, resolve_inputs(problem, settings.size));
   WorkerJob job;
   job.problem_id = problem.id;
   job.backend = settings.backend;
   job.device = settings.device;
   job.threads = settings.threads;
-  job.reference_library = reference_library;
-  job.candidate_library = candidate_library;
+  job.reference_library = reference.library_path;
+  job.candidate_library = candidate.library_path;
+  job.reference_digest = reference.digest;
+  job.candidate_digest = candidate.digest;
+  job.allow_untrusted = settings.allow_untrusted;
   job.inputs = inputs;
   uint64_t master = settings.seed ? settings.seed : std::random_device{}() * 0x100000001ull;
   auto seeds = derive_seeds(master, settings.trials + 1);
@@ -87,6 +91,10 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const std::string&
   if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
   std::lock_guard<std::mutex> lock(device_);
   TRY_ASSIGN(Outcome outcome, launcher_.run(job));
+  if (outcome.sandbox.is_object() && outcome.sandbox.value("refused", false))
+    return Error{problem.id + ": " + outcome.message +
+                 "; `refinery doctor` says which layers this machine refuses, and eval.allow_untrusted: true "
+                 "runs without them"};
   if (outcome.status == Status::correct && settings.backend == Backend::cuda && settings.profile.tool == "ncu")
     outcome.profile = profile_with_ncu(job, settings);
   if (outcome.profile) {
@@ -136,10 +144,11 @@ Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const Eval
   TRY_ASSIGN(CompiledLibrary ref, compile_reference(problem, settings));
   double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!ref.ok) return Error{problem.id + ": the reference does not compile:\n" + ref.log};
-  TRY_ASSIGN(Outcome outcome, run_worker(problem, ref.library_path, ref.library_path, settings));
+  TRY_ASSIGN(Outcome outcome, run_worker(problem, ref, ref, settings));
   outcome.compile = CompileInfo{ref.ok, ref.cached, ref.seconds, ref.log, ref.command};
   outcome.phases_ms["compile"] = compile_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  redact(outcome, base::Redactor(settings.secrets));
   return outcome;
 }
 

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "eval/compiler.h"
@@ -38,6 +39,12 @@ struct EvalSettings {
   // or "ncu" (a second, profile-only run under Nsight Compute at ncu_path).
   ProfileOptions profile;
   std::string ncu_path = "ncu";
+  // Run even where the platform refuses a layer of the runner's sandbox; the
+  // outcome then says trusted: false. Off, such an evaluation is an Error.
+  bool allow_untrusted = false;
+  // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
+  // candidate, or the compiler quoting it, may print what it found.
+  std::vector<std::string> secrets;
 };
 
 // Splits a master seed into per-trial seeds (splitmix64), deterministic for a seed.
@@ -60,8 +67,8 @@ class Evaluator {
   base::Result<CompiledLibrary> compile_reference(const Problem& problem, const EvalSettings& settings);
 
  private:
-  base::Result<Outcome> run_worker(const Problem& problem, const std::string& reference_library,
-                                   const std::string& candidate_library, const EvalSettings& settings);
+  base::Result<Outcome> run_worker(const Problem& problem, const CompiledLibrary& reference,
+                                   const CompiledLibrary& candidate, const EvalSettings& settings);
   // The ncu adapter's run: the profile, or a note saying why there is none.
   Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
 

@@ -31,6 +31,10 @@ json to_json(const WorkerJob& job) {
           {"threads", job.threads},
           {"reference_library", job.reference_library},
           {"candidate_library", job.candidate_library},
+          {"reference_digest", job.reference_digest},
+          {"candidate_digest", job.candidate_digest},
+          {"scratch_bytes", job.scratch_bytes},
+          {"allow_untrusted", job.allow_untrusted},
           {"inputs", inputs},
           {"correctness_seeds", job.correctness_seeds},
           {"timing_seed", job.timing_seed},
@@ -59,6 +63,10 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.threads = j.at("threads").get<int>();
     job.reference_library = j.at("reference_library").get<std::string>();
     job.candidate_library = j.at("candidate_library").get<std::string>();
+    job.reference_digest = j.at("reference_digest").get<std::string>();
+    job.candidate_digest = j.at("candidate_digest").get<std::string>();
+    job.scratch_bytes = j.at("scratch_bytes").get<uint64_t>();
+    job.allow_untrusted = j.at("allow_untrusted").get<bool>();
     for (const auto& in : j.at("inputs")) {
       ResolvedInput r;
       r.name = in.at("name").get<std::string>();

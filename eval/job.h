@@ -43,6 +43,7 @@ struct WorkerJob {
   int device = 0;                       // cuda device ordinal
   int threads = 0;                      // cpu: intra-op threads, 0 = all cores
   std::string reference_library, candidate_library;
+  std::string reference_digest, candidate_digest;  // SHA-256 of each, from the compile cache
   std::vector<ResolvedInput> inputs;
   std::vector<uint64_t> correctness_seeds;  // one per trial
   uint64_t timing_seed = 0;
@@ -50,6 +51,10 @@ struct WorkerJob {
   int max_reported_mismatches = 5;
   TimingOptions timing;
   ProfileOptions profile;
+  // The runner's sandbox: its scratch /tmp, and whether a run with a layer
+  // missing may go on (its outcome then says trusted: false).
+  uint64_t scratch_bytes = 256ull << 20;
+  bool allow_untrusted = false;
   std::string result_path = "result.json";
   std::string progress_path = "progress.log";
 };

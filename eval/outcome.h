@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "base/redact.h"
 #include "base/result.h"
 #include "eval/profile.h"
 
@@ -70,6 +71,14 @@ struct Timing {
   std::string clock;             // "cuda_events" or "steady_clock"
   bool device_wide = false;      // a device-wide end was needed (work on other streams)
   bool l2_flushed = false;
+  // The judge's bound on the candidate (DESIGN.md, "Judge and runner"): the
+  // runner's own median claim, the judge's in-process overhead of a call
+  // (measured on the reference), how many calls the judge's clock raised
+  // above the claim, and how many timed calls had their outputs checked.
+  double claimed_median_ms = 0;
+  double judge_overhead_ms = 0;
+  int floored_calls = 0;
+  int checked_calls = 0;
 };
 
 struct CompileInfo {
@@ -94,11 +103,28 @@ struct Outcome {
   nlohmann::json versions = nlohmann::json::object();
   nlohmann::json phases_ms = nlohmann::json::object();  // where the time went
   bool network_isolated = false;
+  // The runner's sandbox: each layer, what was missing, and whether the result
+  // is trusted (every layer applied).
+  nlohmann::json sandbox = nlohmann::json::object();
+  bool trusted = false;
   std::optional<Profile> profile;            // when profiling was asked for and the candidate is correct
 };
 
+// The message of a correct outcome whose job had timing turned off: the one
+// correct outcome without timing.
+inline constexpr const char* kTimingDisabledMessage = "correct; timing disabled";
+
 nlohmann::json to_json(const Outcome& outcome);
+// Decodes what to_json wrote, or what a hostile candidate wrote in its place:
+// for any JSON value, a consistent Outcome or an Error naming the member
+// ("malformed result: timing.speedup is not ..."); never throws. Strings,
+// arrays and numbers are capped, and a correct status needs its timing.
 base::Result<Outcome> outcome_from_json(const nlohmann::json& j);
+
+// Replaces every secret in every text the outcome carries: the message, the
+// phase, the output tails, the compile log and command, the output shapes,
+// the version strings, the sandbox's report and the profile's names and notes.
+void redact(Outcome& outcome, const base::Redactor& redactor);
 
 // The keys refinery eval --json promises: status, speedup, candidate_ms,
 // reference_ms, message, then the details.

@@ -137,14 +137,17 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
     std::string tail = base::last_lines(p.err, 3);
     if (!tail.empty() && !p.timed_out) outcome.message += ": " + tail;
   }
-  outcome.signal = p.signal;
-  outcome.exit_code = p.exit_code;
+  if (!have_result) {  // else the judge's own verdict says which signal ended the runner
+    outcome.signal = p.signal;
+    outcome.exit_code = p.exit_code;
+  }
   outcome.phase = phase;
   outcome.stdout_tail = base::head_and_tail(p.out, 4096);
   outcome.stderr_tail = base::head_and_tail(p.err, 4096);
   if (p.out_bytes > p.out.size())
     outcome.stdout_tail += "\n[stdout: " + std::to_string(p.out_bytes) + " bytes in all]";
-  outcome.network_isolated = p.network_isolated;
+  // The judge reports the runner's sandbox; without a result, the judge's own namespace.
+  if (!have_result) outcome.network_isolated = p.network_isolated;
   outcome.phases_ms["worker_wall"] = p.wall_seconds * 1000;
   if (read_back_text && !read_back.empty()) {
     auto text = base::read_file((fs::path(dir) / read_back).string());

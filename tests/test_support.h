@@ -101,4 +101,18 @@ inline bool process_gone(int pid) {
   return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
 }
 
+// How many `refinery-worker --runner` processes are alive (zombies aside).
+inline int runners_alive() {
+  int count = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto cmdline = base::read_file(e.path().string() + "/cmdline");
+    if (!cmdline.ok() || cmdline->find("--runner") == std::string::npos) continue;
+    if (cmdline->find("refinery-worker") == std::string::npos) continue;
+    if (!process_gone(std::stoi(pid))) ++count;
+  }
+  return count;
+}
+
 }  // namespace test_support

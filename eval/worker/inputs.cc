@@ -52,15 +52,19 @@ std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uin
   std::vector<at::Tensor> out;
   for (const auto& in : specs) {
     if (in.is_scalar) {
-      at::Scalar value = in.dtype == DType::boolean ? at::Scalar(in.scalar_value != 0)
-                         : is_floating(in.dtype)    ? at::Scalar(in.scalar_value)
-                                                    : at::Scalar(static_cast<int64_t>(in.scalar_value));
-      out.push_back(at::scalar_tensor(value, at::TensorOptions().dtype(scalar_type(in.dtype))));
+      out.push_back(scalar_input(in));
     } else {
       out.push_back(draw_one(in, device));
     }
   }
   return out;
+}
+
+at::Tensor scalar_input(const ResolvedInput& in) {
+  at::Scalar value = in.dtype == DType::boolean ? at::Scalar(in.scalar_value != 0)
+                     : is_floating(in.dtype)    ? at::Scalar(in.scalar_value)
+                                                : at::Scalar(static_cast<int64_t>(in.scalar_value));
+  return at::scalar_tensor(value, at::TensorOptions().dtype(scalar_type(in.dtype)));
 }
 
 std::vector<at::Tensor> clone_all(const std::vector<at::Tensor>& tensors) {

@@ -1,6 +1,7 @@
 // refinery-worker: runs one evaluation job in a disposable process.
 //
-//   refinery-worker JOB.json     evaluate; writes the job's result file
+//   refinery-worker JOB.json     judge one job: writes the job's result file
+//   refinery-worker --runner     the sandboxed runner the judge starts (eval/worker/runner.h)
 //   refinery-worker --probe      print what this worker can see, as JSON
 //
 // refinery starts it in a private folder with a scrubbed environment and a
@@ -16,8 +17,10 @@
 #include "eval/job.h"
 #include "eval/worker/device.h"
 #include "eval/worker/run_job.h"
+#include "eval/worker/runner.h"
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--runner") return eval::worker::runner_main();
   if (argc == 2 && std::string(argv[1]) == "--probe") {
     std::printf("%s\n", eval::worker::probe().dump(2).c_str());
     return 0;
@@ -41,7 +44,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "refinery-worker: %s\n", job.error().message.c_str());
     return 2;
   }
-  // The candidate runs in this process: leave it no job file to read seeds from.
+  // No model code runs in this process (it runs in the runner, which cannot
+  // see this folder); the job file goes all the same.
   unlink(argv[1]);
   eval::Outcome outcome;
   try {

@@ -2,22 +2,34 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <torch/torch.h>
 
+#include "base/fs.h"
+#include "base/text.h"
 #include "eval/shim.h"
+#include "eval/worker/arena.h"
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"
-#include "eval/worker/inputs.h"
+#include "eval/worker/entry.h"
 #include "eval/worker/gpu_profiler.h"
+#include "eval/worker/inputs.h"
+#include "eval/worker/runner.h"
+#include "eval/worker/runner_link.h"
 #include "eval/worker/timing.h"
+
+extern char** environ;
 
 namespace eval::worker {
 namespace {
 
-using Entry = int (*)(const void*, void*, char*, unsigned long);
 using Clock = std::chrono::steady_clock;
 
 class Progress {
@@ -37,59 +49,567 @@ class Progress {
   int fd_;
 };
 
-base::Result<Entry> load(const std::string& path, const char* what) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) return base::Error{std::string(what) + " library failed to load: " + dlerror()};
-  void* symbol = dlsym(handle, kEntrySymbol);
-  if (!symbol)
-    return base::Error{std::string(what) + " library has no entry point " + kEntrySymbol};
-  return reinterpret_cast<Entry>(symbol);
-}
-
-// Calls an entry point; its outputs land in `out`.
-base::Status invoke(Entry entry, const std::vector<at::Tensor>& in, std::vector<at::Tensor>& out) {
-  out.clear();
-  char error[4096] = {0};
-  at::NoGradGuard no_grad;
-  if (entry(&in, &out, error, sizeof error) != 0) return base::Error{error[0] ? error : "forward failed"};
-  return {};
-}
-
-// Calls an entry point, then synchronises so asynchronous faults surface here.
-base::Status call(Entry entry, Device& device, const std::vector<at::Tensor>& in,
-                  std::vector<at::Tensor>& out) {
-  TRY(invoke(entry, in, out));
-  return device.synchronize();
-}
-
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// A profile-only job under ncu: one warm-up call of each, then the window ncu
-// profiles. The verdict was given by the evaluation before this one.
-Outcome profile_for_ncu(const WorkerJob& job, Outcome& o, Entry reference, Entry candidate, Device& device,
-                        const at::Device& where) {
-  std::vector<at::Tensor> inputs, candidate_inputs, scratch;
-  try {
-    inputs = draw_inputs(job.inputs, job.timing_seed, where);
-    candidate_inputs = clone_all(inputs);
-  } catch (const std::exception& e) {
-    o.status = Status::runtime_error;
-    o.message = std::string("drawing inputs failed: ") + e.what();
-    return o;
+base::Result<Entry> load_reference(const WorkerJob& job) {
+  TRY_ASSIGN(int fd, sealed_library(job.reference_library, job.reference_digest, "reference"));
+  void* handle = dlopen(("/proc/self/fd/" + std::to_string(fd)).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return base::Error{std::string("reference library failed to load: ") + dlerror()};
+  void* symbol = dlsym(handle, kEntrySymbol);
+  if (!symbol) return base::Error{std::string("reference library has no entry point ") + kEntrySymbol};
+  return reinterpret_cast<Entry>(symbol);
+}
+
+base::Status call(Entry entry, Device& device, const std::vector<at::Tensor>& in, std::vector<at::Tensor>& out) {
+  TRY(invoke(entry, in, out));
+  return device.synchronize();
+}
+
+TensorSlot slot_for(const at::Tensor& t, uint64_t offset) {
+  TensorSlot s;
+  s.offset = offset;
+  s.dtype = static_cast<int32_t>(t.scalar_type());
+  s.ndim = static_cast<int32_t>(std::min<int64_t>(t.dim(), kMaxDims));
+  for (int i = 0; i < s.ndim; ++i) s.shape[i] = t.size(i);
+  return s;
+}
+
+uint64_t bytes_of(const at::Tensor& t) { return static_cast<uint64_t>(t.numel()) * t.element_size(); }
+
+// Where everything the runner sees lives: the tensor inputs twice (calls
+// alternate between the two places), then one slot per output.
+struct Layout {
+  std::vector<TensorSlot> inputs[2];
+  std::vector<TensorSlot> outputs;
+  uint64_t outputs_offset = 0, bytes = 0;
+};
+
+Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs) {
+  Layout l;
+  uint64_t region = 0;
+  for (const auto& t : inputs) region += align_slot(bytes_of(t));
+  for (int r = 0; r < 2; ++r) {
+    uint64_t at = r * region;
+    for (const auto& t : inputs) {
+      l.inputs[r].push_back(slot_for(t, at));
+      at += align_slot(bytes_of(t));
+    }
   }
-  auto run_candidate = [&] { return call(candidate, device, candidate_inputs, scratch); };
-  auto run_reference = [&] { return call(reference, device, inputs, scratch); };
+  l.outputs_offset = 2 * region;
+  uint64_t at = l.outputs_offset;
+  for (const auto& t : outputs) {
+    l.outputs.push_back(slot_for(t, at));
+    at += align_slot(bytes_of(t));
+  }
+  l.bytes = at;
+  return l;
+}
+
+std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots) {
+  std::vector<at::Tensor> out;
+  for (const auto& s : slots)
+    out.push_back(arena.view(s.offset, std::vector<int64_t>(s.shape, s.shape + s.ndim),
+                             static_cast<at::ScalarType>(s.dtype)));
+  return out;
+}
+
+std::vector<std::string> runner_environment(const WorkerJob& job) {
+  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp"};
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    std::string key = kv.substr(0, kv.find('='));
+    static const char* kept[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
+                                 "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "LD_LIBRARY_PATH",
+                                 "OMP_NUM_THREADS", "LANG", "LC_ALL"};
+    bool keep = std::find(std::begin(kept), std::end(kept), key) != std::end(kept);
+    // Under Nsight Compute, its injection must reach the runner too.
+    if ((base::starts_with(key, "CUDA_INJECTION64_PATH") ||
+                                      base::starts_with(key, "NV_") || base::starts_with(key, "NVTX_") ||
+                                      key == "LD_PRELOAD"))
+      keep = true;
+    if (keep) env.push_back(kv);
+  }
+  return env;
+}
+
+std::string self_path() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
+                               std::vector<std::string>* missing) {
+  *missing = l.missing;
+  if (!filtered) missing->push_back("syscall filter: " + (filter_note.empty() ? "not installed" : filter_note));
+  return {{"user_namespace", l.user_namespace}, {"pid_namespace", l.pid_namespace},
+          {"mount_namespace", l.mount_namespace}, {"network_namespace", l.network_namespace},
+          {"ipc_namespace", l.ipc_namespace},     {"unprivileged", l.unprivileged},
+          {"no_new_privs", l.no_new_privs},       {"seccomp", filtered},
+          {"uid", l.uid},                          {"missing", *missing}};
+}
+
+// The judge's evaluation: state shared by its phases.
+class Judge {
+ public:
+  Judge(const WorkerJob& job, Outcome& o, Progress& progress, std::string root_dir)
+      : job_(job), o_(o), progress_(progress), root_dir_(std::move(root_dir)) {}
+
+  Outcome run();
+
+ private:
+  Outcome finish(Status status, std::string message) {
+    o_.status = status;
+    o_.message = std::move(message);
+    return o_;
+  }
+  std::vector<at::Tensor> tensors_of(const std::vector<at::Tensor>& all) const {
+    std::vector<at::Tensor> out;
+    for (size_t i = 0; i < all.size(); ++i)
+      if (!job_.inputs[i].is_scalar) out.push_back(all[i]);
+    return out;
+  }
+  // Starts the runner once the reference has shaped the outputs; an outcome when it cannot go on.
+  std::optional<Outcome> start_runner(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs);
+  // Copies the inputs into region `r` and poisons the output slots.
+  base::Status stage(const std::vector<at::Tensor>& inputs, int r);
+  // One candidate call in the runner; an outcome when the call ends the evaluation.
+  std::optional<Outcome> candidate_call(int r, bool timed, const std::string& where, RunnerAnswer* answer);
+  std::optional<Outcome> time_both(const std::vector<at::Tensor>& last_inputs);
+  std::vector<at::Tensor> fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick, uint64_t seed) const;
+  void profile(const std::vector<at::Tensor>& inputs, int region);
+  // A profile-only job under Nsight Compute: one warm-up call of each, then the
+  // window ncu profiles. The verdict was given by the evaluation before this one.
+  Outcome profile_for_ncu();
+
+  const WorkerJob& job_;
+  Outcome& o_;
+  Progress& progress_;
+  std::string root_dir_;
+  std::unique_ptr<Device> device_;
+  at::Device where_ = at::Device(at::kCPU);
+  Entry reference_ = nullptr;
+  int candidate_fd_ = -1;
+  std::vector<std::string> names_;  // tensor inputs'
+  Layout layout_;
+  std::unique_ptr<Arena> arena_;
+  std::unique_ptr<RunnerLink> runner_;
+  std::vector<at::Tensor> in_views_[2], out_views_;
+};
+
+std::optional<Outcome> Judge::start_runner(const std::vector<at::Tensor>& inputs,
+                                           const std::vector<at::Tensor>& outputs) {
+  progress_("runner");
+  layout_ = plan_layout(tensors_of(inputs), outputs);
+  auto arena = Arena::create(job_.backend, job_.device, layout_.bytes);
+  if (!arena) return finish(Status::runtime_error, "the arena: " + arena.error().message);
+  arena_ = std::move(arena).value();
+  for (int r = 0; r < 2; ++r) in_views_[r] = views(*arena_, layout_.inputs[r]);
+  out_views_ = views(*arena_, layout_.outputs);
+
+  RunnerStart s;
+  s.program = self_path();
+  s.root_dir = root_dir_;
+  s.candidate_fd = candidate_fd_;
+  s.job = runner_job(job_, layout_.bytes).dump();
+  s.arena = arena_.get();
+  s.env = runner_environment(job_);
+  s.scratch_bytes = job_.scratch_bytes;
+  s.limits = {{RLIMIT_CORE, 0}, {RLIMIT_NPROC, 512}, {RLIMIT_NICE, 0}, {RLIMIT_RTPRIO, 0},
+              {RLIMIT_FSIZE, 64ull << 20}, {RLIMIT_NOFILE, 4096}};
+  auto link = RunnerLink::start(s);
+  if (!link) return finish(Status::runtime_error, "the sandboxed runner did not start: " + link.error().message);
+  runner_ = std::move(link).value();
+  std::vector<std::string> missing;
+  o_.sandbox = describe_layers(runner_->layers(), runner_->filtered(), runner_->filter_note(), &missing);
+  o_.trusted = missing.empty();
+  o_.network_isolated = runner_->layers().network_namespace;
+  if (!o_.trusted && !job_.allow_untrusted) {
+    o_.sandbox["refused"] = true;
+    return finish(Status::runtime_error, "the sandbox is incomplete here (" + base::join(missing, "; ") +
+                                             "), and untrusted results are not allowed");
+  }
+  progress_("load candidate");
+  auto loaded = runner_->ask(Command::load, {}, {}, false);
+  if (!loaded) return finish(Status::crashed, runner_->death() + " while loading the candidate");
+  if (loaded->result != Reply::ok) return finish(Status::load_error, loaded->text);
+  runner_->stop();
+  return std::nullopt;
+}
+
+base::Status Judge::stage(const std::vector<at::Tensor>& inputs, int r) {
+  try {
+    auto tensors = tensors_of(inputs);
+    for (size_t i = 0; i < tensors.size(); ++i) in_views_[r][i].copy_(tensors[i]);
+    // Whatever the slots held before (an earlier answer) must not pass for this one.
+    for (auto& v : out_views_) {
+      if (v.is_floating_point()) v.fill_(std::numeric_limits<double>::quiet_NaN());
+      else if (v.scalar_type() == at::kBool) v.fill_(true);
+      else v.fill_(-7);
+    }
+  } catch (const std::exception& e) {
+    return base::Error{std::string("staging the inputs: ") + e.what()};
+  }
+  return device_->synchronize();
+}
+
+std::optional<Outcome> Judge::candidate_call(int r, bool timed, const std::string& where, RunnerAnswer* answer) {
+  const bool spin = job_.backend == Backend::cuda;
+  runner_->resume();
+  auto a = timed ? runner_->timed_call(layout_.inputs[r], layout_.outputs, spin)
+                 : runner_->ask(Command::call, layout_.inputs[r], layout_.outputs, false);
+  runner_->stop();
+  if (!a) {
+    o_.signal = runner_->death_signal();
+    return finish(Status::crashed, runner_->death() + " during " + where);
+  }
+  switch (a->result) {
+    case Reply::ok: break;
+    case Reply::wrong_shape: return finish(Status::wrong_shape, a->text);
+    case Reply::rejected: return finish(Status::rejected, a->text);
+    default: return finish(Status::runtime_error, a->text.empty() ? "forward failed" : a->text);
+  }
+  *answer = *a;
+  return std::nullopt;
+}
+
+
+std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inputs) {
+  progress_("timing");
+  const TimingOptions& opt = job_.timing;
+  std::vector<at::Tensor> scratch, kept;
+  RunnerAnswer a;
+  // Warm-up: both sides on the last correctness inputs, still staged in region 1 - (trials % 2).
+  int warm_region = (static_cast<int>(job_.correctness_seeds.size()) + 1) % 2;
+  for (int i = 0; i < opt.warmup; ++i) {
+    if (auto s = call(reference_, *device_, last_inputs, scratch); !s)
+      return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+    if (auto end = candidate_call(warm_region, false, "warm-up", &a)) return end;
+  }
+  // Which timed calls are checked, and how inputs move, is the judge's secret:
+  // a generator the runner never sees.
+  std::mt19937_64 pick(job_.timing_seed ^ 0x5bd1e995a1b2c3d4ull);
+  std::vector<CallTime> ref_calls, claims;
+  std::vector<double> ref_windows, cand_windows;
+  double spent_ms = 0;
+  int checked = 0;
+  // Fresh inputs for every timed call, at alternating places: one set drawn
+  // here, then for each call a copy moved by a shift only the judge knows
+  // (fresh(): the same distribution, other values everywhere), so that an
+  // answer cached by pointer or by value is stale on the next call.
+  std::vector<at::Tensor> base;
+  try {
+    base = draw_inputs(job_.inputs, job_.timing_seed, where_);
+  } catch (const std::exception& e) {
+    return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
+  }
+  for (int trial = 0; trial < opt.max_trials; ++trial) {
+    if (trial >= opt.min_trials && spent_ms >= opt.target_seconds * 1000) break;
+    const int r = trial % 2;
+    std::vector<at::Tensor> inputs;
+    try {
+      inputs = fresh(base, pick, job_.timing_seed + 0x9e3779b97f4a7c15ull * (trial + 1));
+    } catch (const std::exception& e) {
+      return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
+    }
+    if (auto s = stage(inputs, r); !s) return finish(Status::runtime_error, s.error().message);
+    auto measure_reference = [&]() -> base::Status {
+      if (opt.flush_cache) device_->flush_cache();
+      auto t0 = Clock::now();
+      TRY_ASSIGN(CallTime t, device_->time_call([&] { return invoke(reference_, inputs, scratch); }));
+      // The runner copies its outputs out inside the judge's window; the same copy here.
+      if (kept.size() != scratch.size()) kept.clear();
+      for (size_t k = 0; k < scratch.size(); ++k) {
+        if (kept.size() <= k) kept.push_back(at::empty_like(scratch[k]));
+        kept[k].copy_(scratch[k]);
+      }
+      TRY(device_->synchronize());
+      ref_windows.push_back(ms_since(t0));
+      ref_calls.push_back(t);
+      spent_ms += ref_windows.back();
+      return {};
+    };
+    auto measure_candidate = [&]() -> std::optional<Outcome> {
+      if (opt.flush_cache) device_->flush_cache();
+      if (auto s = device_->synchronize(); !s) return finish(Status::runtime_error, s.error().message);
+      if (auto end = candidate_call(r, true, "timed call " + std::to_string(trial), &a)) return end;
+      claims.push_back(a.claimed);
+      cand_windows.push_back(a.window_ms);
+      spent_ms += a.window_ms;
+      return std::nullopt;
+    };
+    if (trial % 2 == 0) {
+      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto end = measure_candidate()) return end;
+    } else {
+      if (auto end = measure_candidate()) return end;
+      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+    }
+    if (trial < 2 || pick() % 4 == 0) {
+      ++checked;
+      if (auto m = check_unchanged(in_views_[r], tensors_of(inputs), names_))
+        return finish(Status::rejected, *m + " (during timed call " + std::to_string(trial) + ")");
+      for (size_t k = 0; k < scratch.size() && k < out_views_.size(); ++k) {
+        TrialDiff d = compare_values(out_views_[k], scratch[k], job_.tolerance, job_.max_reported_mismatches);
+        if (d.mismatches > 0) {
+          d.trial = static_cast<int>(job_.correctness_seeds.size()) + trial;  // after the correctness trials
+          d.output = static_cast<int>(k);
+          o_.trials.push_back(d);
+          return finish(Status::mismatch, "the output of timed call " + std::to_string(trial) +
+                                              " differs from the reference's on the same fresh inputs (" +
+                                              std::to_string(d.mismatches) + " of " + std::to_string(d.elements) +
+                                              " elements): an answer that is not computed from its inputs");
+        }
+      }
+    }
+  }
+
+  // The judge's bound: a call took at least what the judge's clock saw, less
+  // the overhead the judge measures around its own calls of the reference.
+  bool ref_wide = false, cand_wide = false;
+  std::vector<double> ref_series = choose_series(ref_calls, &ref_wide);
+  std::vector<double> gaps;
+  for (size_t i = 0; i < ref_series.size(); ++i) gaps.push_back(ref_windows[i] - ref_series[i]);
+  const double overhead = std::max(0.0, median(gaps));
+  for (auto& c : claims)
+    for (double* v : {&c.stream_ms, &c.device_wide_ms, &c.host_ms})
+      if (!std::isfinite(*v) || *v < 0) *v = 0;
+  std::vector<double> claimed = choose_series(claims, &cand_wide);
+  std::vector<double> bounded, floors;
+  int floored = 0;
+  for (size_t i = 0; i < claimed.size(); ++i) {
+    double floor = cand_windows[i] - overhead;
+    floors.push_back(floor);
+    floored += floor > claimed[i];
+    bounded.push_back(std::max(claimed[i], floor));
+  }
+  const double med_claim = median(claimed), med_floor = median(floors), med_window = median(cand_windows);
+  char buf[256];
+  if (med_claim > med_window + 0.05) {
+    std::snprintf(buf, sizeof buf, "the runner claimed %.4f ms per call, more than the judge's clock saw (%.4f ms)",
+                  med_claim, med_window);
+    return finish(Status::rejected, buf);
+  }
+  if (med_claim < med_floor - std::max(0.02, 0.25 * med_floor)) {
+    std::snprintf(buf, sizeof buf,
+                  "the runner claimed a median of %.4f ms per call, but the judge's clock saw at least %.4f ms: "
+                  "a reported time the judge's clock contradicts",
+                  med_claim, med_floor);
+    return finish(Status::rejected, buf);
+  }
+  Timing t;
+  t.reference = summarize(ref_series);
+  t.candidate = summarize(bounded);
+  std::vector<double> ref_host;
+  for (const auto& c : ref_calls) ref_host.push_back(c.host_ms);
+  t.reference.host_median_ms = median(ref_host);
+  t.candidate.host_median_ms = med_window;
+  t.device_wide = ref_wide || cand_wide;
+  t.speedup = t.candidate.median_ms > 0 ? t.reference.median_ms / t.candidate.median_ms : 0;
+  t.clock = device_->clock_name();
+  t.l2_flushed = opt.flush_cache;
+  t.claimed_median_ms = med_claim;
+  t.judge_overhead_ms = overhead;
+  t.floored_calls = floored;
+  t.checked_calls = checked;
+  o_.timing = t;
+  return std::nullopt;
+}
+
+std::vector<at::Tensor> Judge::fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick,
+                                     uint64_t seed) const {
+  // Elements drawn independently keep their joint distribution under any
+  // permutation: a cyclic shift of the whole tensor, of whole rows (softmax
+  // rows), or of rows and columns together (P A P^T: still symmetric, still
+  // positive definite). Triangular inputs, and those too small to move, are
+  // drawn again.
+  std::vector<at::Tensor> out;
+  for (size_t i = 0; i < base.size(); ++i) {
+    const ResolvedInput& spec = job_.inputs[i];
+    const at::Tensor& t = base[i];
+    auto shift = [&](int64_t n) { return n > 1 ? 1 + static_cast<int64_t>(pick() % static_cast<uint64_t>(n - 1)) : 0; };
+    at::Tensor moved;
+    if (spec.is_scalar) {
+      moved = t;
+    } else if ((spec.then.empty() || spec.then == "sign") && t.numel() > 1) {
+      moved = t.reshape({-1}).roll(shift(t.numel())).reshape(t.sizes());
+    } else if (spec.then == "softmax" && t.dim() >= 2 && t.numel() / t.size(-1) > 1) {
+      int64_t rows = t.numel() / t.size(-1);
+      moved = t.reshape({rows, t.size(-1)}).roll(shift(rows), 0).reshape(t.sizes());
+    } else if (spec.then == "symmetric" && t.dim() >= 2 && t.size(-1) > 1) {
+      int64_t s = shift(t.size(-1));
+      moved = t.roll({s, s}, {-2, -1});
+    } else {
+      moved = draw_inputs({spec}, seed + i, where_)[0];
+    }
+    out.push_back(moved.contiguous());
+  }
+  return out;
+}
+
+void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
+  // Each side is profiled where it runs: the reference here, the candidate in the runner.
+  progress_("profile");
+  auto t0 = Clock::now();
+  std::vector<at::Tensor> scratch;
+  auto mine = profile_with_cupti(
+      job_.device, job_.profile.metrics, [] { return base::Status{}; },
+      [&] { return call(reference_, *device_, inputs, scratch); });
+  Profile p;
+  p.tool = "cupti";
+  if (mine) p = std::move(mine).value();
+  else p.counters_note = "no profile of the reference: " + mine.error().message;
+  runner_->resume();
+  auto theirs = runner_->ask(Command::profile, layout_.inputs[region], {}, false);
+  runner_->stop();
+  std::string note;
+  if (!theirs) {
+    note = "no profile of the candidate: " + runner_->death();
+  } else if (theirs->result != Reply::ok) {
+    note = "no profile of the candidate: " + theirs->text;
+  } else {
+    auto parsed = nlohmann::json::parse(theirs->text, nullptr, false);
+    auto decoded = parsed.is_discarded() ? base::Result<Profile>(base::Error{"not JSON"}) : profile_from_json(parsed);
+    if (decoded) {
+      p.candidate = decoded->candidate;
+      p.counters = p.counters && decoded->counters;
+      if (!decoded->counters_note.empty()) note = decoded->counters_note;
+    } else {
+      note = "the candidate's profile is malformed: " + decoded.error().message;
+    }
+  }
+  if (!note.empty()) p.counters_note = p.counters_note.empty() ? note : p.counters_note + "; " + note;
+  p.overhead_ms = ms_since(t0);
+  o_.profile = std::move(p);
+}
+
+Outcome Judge::profile_for_ncu() {
+  std::vector<at::Tensor> inputs, expected;
+  RunnerAnswer a;
+  try {
+    inputs = draw_inputs(job_.inputs, job_.timing_seed, where_);
+  } catch (const std::exception& e) {
+    return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
+  }
+  if (auto s = call(reference_, *device_, inputs, expected); !s)
+    return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+  if (auto end = start_runner(inputs, expected)) return *end;
+  if (auto s = stage(inputs, 0); !s) return finish(Status::runtime_error, s.error().message);
+  std::optional<Outcome> end;
+  auto run_candidate = [&]() -> base::Status {
+    end = candidate_call(0, false, "the profiled call", &a);
+    return end ? base::Status(base::Error{end->message}) : base::Status{};
+  };
+  auto run_reference = [&] { return call(reference_, *device_, inputs, expected); };
   base::Status s = run_candidate();
   if (s) s = run_reference();
   if (s) s = profile_window_for_ncu(run_candidate, run_reference);
-  o.status = s ? Status::correct : Status::runtime_error;
-  o.message = s ? "profiled under ncu" : s.error().message;
-  o.profile = Profile{};  // ncu gives the kernels; the worker gives the device's limits
-  o.profile->tool = "ncu";
-  o.profile->device = device_limits(job.device);
-  return o;
+  o_.profile = Profile{};  // ncu gives the kernels; the judge gives the device's limits
+  o_.profile->tool = "ncu";
+  o_.profile->device = device_limits(job_.device);
+  return s ? finish(Status::correct, "profiled under ncu") : finish(Status::runtime_error, s.error().message);
+}
+
+Outcome Judge::run() {
+  auto phase_start = Clock::now();
+  auto end_phase = [&](const char* name) {
+    o_.phases_ms[name] = ms_since(phase_start);
+    phase_start = Clock::now();
+  };
+  progress_("device");
+  auto device_or = make_device(job_.backend, job_.device, job_.threads);
+  if (!device_or) return finish(Status::runtime_error, device_or.error().message);
+  device_ = std::move(device_or).value();
+  o_.versions = device_->describe();
+  where_ = job_.backend == Backend::cuda ? at::Device(at::kCUDA, job_.device) : at::Device(at::kCPU);
+  end_phase("device_init");
+
+  progress_("load");
+  auto reference = load_reference(job_);
+  if (!reference) return finish(Status::load_error, reference.error().message);
+  reference_ = *reference;
+  auto candidate = sealed_library(job_.candidate_library, job_.candidate_digest, "candidate");
+  if (!candidate) return finish(Status::load_error, candidate.error().message);
+  candidate_fd_ = *candidate;
+  for (const auto& in : job_.inputs)
+    if (!in.is_scalar) names_.push_back(in.name);
+  end_phase("load");
+
+  if (job_.profile.tool == "ncu") return profile_for_ncu();
+
+  double inputs_ms = 0, runner_ms = 0;
+  bool mismatch = false;
+  std::vector<at::Tensor> inputs;
+  RunnerAnswer a;
+  for (size_t t = 0; t < job_.correctness_seeds.size(); ++t) {
+    const std::string trial = " trial " + std::to_string(t);
+    const int r = static_cast<int>(t % 2);
+    progress_("inputs" + trial);
+    auto t0 = Clock::now();
+    std::vector<at::Tensor> expected;
+    try {
+      inputs = draw_inputs(job_.inputs, job_.correctness_seeds[t], where_);
+      if (auto s = device_->synchronize(); !s) return finish(Status::runtime_error, s.error().message);
+    } catch (const std::exception& e) {
+      return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
+    }
+    inputs_ms += ms_since(t0);
+    progress_("reference" + trial);
+    if (auto s = call(reference_, *device_, inputs, expected); !s)
+      return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+    if (!runner_) {
+      auto t_runner = Clock::now();
+      if (auto end = start_runner(inputs, expected)) return *end;
+      runner_ms = ms_since(t_runner);
+      o_.phases_ms["runner"] = runner_ms;
+    } else if (auto m = check_structure(expected, out_views_)) {
+      return finish(Status::runtime_error, "the reference's outputs changed shape between trials: " + *m);
+    }
+    if (auto s = stage(inputs, r); !s) return finish(Status::runtime_error, s.error().message);
+    progress_("candidate" + trial);
+    if (auto end = candidate_call(r, false, "candidate" + trial, &a)) return *end;
+    o_.output_shapes.clear();
+    for (const auto& e : expected) o_.output_shapes.push_back(describe(e));
+    progress_("checks" + trial);
+    if (auto m = check_unchanged(in_views_[r], tensors_of(inputs), names_)) return finish(Status::rejected, *m);
+    progress_("compare" + trial);
+    for (size_t k = 0; k < expected.size(); ++k) {
+      TrialDiff d = compare_values(out_views_[k], expected[k], job_.tolerance, job_.max_reported_mismatches);
+      d.trial = static_cast<int>(t);
+      d.output = static_cast<int>(k);
+      mismatch = mismatch || d.mismatches > 0;
+      o_.trials.push_back(std::move(d));
+    }
+  }
+  o_.phases_ms["inputs"] = inputs_ms;
+  end_phase("correctness");
+  o_.phases_ms["correctness"] = o_.phases_ms["correctness"].get<double>() - inputs_ms - runner_ms;
+  if (!runner_) return finish(Status::runtime_error, "the job has no correctness trials");
+  if (mismatch) {
+    int failed = 0;
+    for (const auto& d : o_.trials) failed += d.mismatches > 0;
+    return finish(Status::mismatch, "output differs from the reference in " + std::to_string(failed) + " of " +
+                                        std::to_string(o_.trials.size()) + " trials");
+  }
+  if (!job_.timing.enabled) return finish(Status::correct, "correct; timing disabled");
+  if (auto end = time_both(inputs)) return *end;
+  end_phase("timing");
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "correct; speedup %.3fx", o_.timing->speedup);
+  if (job_.profile.tool == "cupti" && job_.backend == Backend::cuda) {
+    profile(inputs, static_cast<int>((job_.correctness_seeds.size() + 1) % 2));
+    end_phase("profile");
+  }
+  return finish(Status::correct, buf);
 }
 
 }  // namespace
@@ -97,129 +617,11 @@ Outcome profile_for_ncu(const WorkerJob& job, Outcome& o, Entry reference, Entry
 Outcome run_job(const WorkerJob& job) {
   Outcome o;
   Progress progress(job.progress_path);
-  auto phase_start = Clock::now();
-  auto end_phase = [&](const char* name) {
-    o.phases_ms[name] = ms_since(phase_start);
-    phase_start = Clock::now();
-  };
-  auto finish = [&](Status status, std::string message) {
-    o.status = status;
-    o.message = std::move(message);
-    return o;
-  };
-
-  progress("device");
-  auto device_or = make_device(job.backend, job.device, job.threads);
-  if (!device_or) return finish(Status::runtime_error, device_or.error().message);
-  Device& device = **device_or;
-  o.versions = device.describe();
-  const at::Device where = job.backend == Backend::cuda ? at::Device(at::kCUDA, job.device)
-                                                         : at::Device(at::kCPU);
-  end_phase("device_init");
-
-  progress("load");
-  auto reference = load(job.reference_library, "reference");
-  if (!reference) return finish(Status::load_error, reference.error().message);
-  auto candidate = load(job.candidate_library, "candidate");
-  if (!candidate) return finish(Status::load_error, candidate.error().message);
-  end_phase("load");
-  if (job.profile.tool == "ncu") return profile_for_ncu(job, o, *reference, *candidate, device, where);
-
-  std::vector<std::string> names;
-  for (const auto& in : job.inputs) names.push_back(in.name);
-  double inputs_ms = 0;
-  bool mismatch = false;
-  for (size_t t = 0; t < job.correctness_seeds.size(); ++t) {
-    const std::string trial = " trial " + std::to_string(t);
-    progress("inputs" + trial);
-    auto t0 = Clock::now();
-    std::vector<at::Tensor> inputs, candidate_inputs, expected, actual;
-    try {
-      inputs = draw_inputs(job.inputs, job.correctness_seeds[t], where);
-      candidate_inputs = clone_all(inputs);
-      if (auto s = device.synchronize(); !s) return finish(Status::runtime_error, s.error().message);
-    } catch (const std::exception& e) {
-      return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
-    }
-    inputs_ms += ms_since(t0);
-
-    progress("candidate" + trial);
-    if (auto s = call(*candidate, device, candidate_inputs, actual); !s)
-      return finish(Status::runtime_error, s.error().message);
-    o.output_shapes.clear();
-    for (const auto& a : actual) o.output_shapes.push_back(describe(a));
-    progress("checks" + trial);
-    if (auto m = check_no_alias(actual, candidate_inputs, names)) return finish(Status::rejected, *m);
-    if (auto m = check_unchanged(candidate_inputs, inputs, names)) return finish(Status::rejected, *m);
-
-    progress("reference" + trial);
-    if (auto s = call(*reference, device, inputs, expected); !s)
-      return finish(Status::runtime_error, "the reference failed: " + s.error().message);
-    progress("compare" + trial);
-    if (auto m = check_structure(actual, expected)) return finish(Status::wrong_shape, *m);
-    for (size_t k = 0; k < expected.size(); ++k) {
-      TrialDiff d = compare_values(actual[k], expected[k], job.tolerance, job.max_reported_mismatches);
-      d.trial = static_cast<int>(t);
-      d.output = static_cast<int>(k);
-      mismatch = mismatch || d.mismatches > 0;
-      o.trials.push_back(std::move(d));
-    }
-  }
-  o.phases_ms["inputs"] = inputs_ms;
-  end_phase("correctness");
-  o.phases_ms["correctness"] = o.phases_ms["correctness"].get<double>() - inputs_ms;
-  if (mismatch) {
-    int failed = 0;
-    for (const auto& d : o.trials) failed += d.mismatches > 0;
-    return finish(Status::mismatch, "output differs from the reference in " + std::to_string(failed) +
-                                        " of " + std::to_string(o.trials.size()) + " trials");
-  }
-  if (!job.timing.enabled) return finish(Status::correct, "correct; timing disabled");
-
-  progress("timing inputs");
-  std::vector<at::Tensor> inputs, candidate_inputs, scratch;
-  try {
-    inputs = draw_inputs(job.inputs, job.timing_seed, where);
-    candidate_inputs = clone_all(inputs);
-  } catch (const std::exception& e) {
-    return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
-  }
-  progress("timing");
-  auto timing = time_interleaved(
-      device, job.timing,
-      [&]() -> base::Status {
-        auto s = invoke(*reference, inputs, scratch);
-        return s ? s : base::Error{"the reference failed: " + s.error().message};
-      },
-      [&]() { return invoke(*candidate, candidate_inputs, scratch); });
-  if (!timing) return finish(Status::runtime_error, "during timing: " + timing.error().message);
-  if (auto s = device.synchronize(); !s) return finish(Status::runtime_error, s.error().message);
-  if (auto m = check_unchanged(candidate_inputs, inputs, names))
-    return finish(Status::rejected, *m + " (during timing)");
-  o.timing = *timing;
-  end_phase("timing");
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "correct; speedup %.3fx", timing->speedup);
-
-  if (job.profile.tool == "cupti" && job.backend == Backend::cuda) {
-    // A profile that cannot be taken says why; the verdict stands.
-    progress("profile");
-    auto t0 = Clock::now();
-    auto profile = profile_with_cupti(
-        job.device, job.profile.metrics,
-        [&] { return call(*candidate, device, candidate_inputs, scratch); },
-        [&] { return call(*reference, device, inputs, scratch); });
-    if (profile) {
-      o.profile = std::move(profile).value();
-    } else {
-      o.profile = Profile{};
-      o.profile->tool = "cupti";
-      o.profile->counters_note = "no profile: " + profile.error().message;
-    }
-    o.profile->overhead_ms = ms_since(t0);
-    end_phase("profile");
-  }
-  return finish(Status::correct, buf);
+  std::string dir = job.result_path.substr(0, job.result_path.rfind('/') + 1);
+  std::string root = (dir.empty() ? std::string("./") : dir) + "runner-root";
+  mkdir(root.c_str(), 0700);
+  Judge judge(job, o, progress, root);
+  return judge.run();
 }
 
 }  // namespace eval::worker

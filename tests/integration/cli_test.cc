@@ -1,6 +1,14 @@
 // The refinery binary as a user runs it: exit codes, --json, usage errors.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
 #include "base/subprocess.h"
 #include "eval/worker_launcher.h"
 #include "test_support.h"
@@ -85,5 +93,43 @@ TEST_SUITE("refinery command line") {
     CHECK(r.out.find("level1/19 relu") != std::string::npos);
     CHECK(r.out.find("ok   reference") != std::string::npos);
     CHECK(r.out.find("1 of 1 problems ok (cpu, size small)") != std::string::npos);
+  }
+}
+
+TEST_SUITE("refinery command line: secrets") {
+  TEST_CASE("refinery's own /proc/<pid>/environ holds no API key while it works") {
+    // Whatever refinery starts (a compiler told to #include /proc/<parent>/environ)
+    // reads its parent's environment block: it must be empty of keys.
+    const std::string key = "sk-test-environ-block-do-not-leak";
+    test_support::TempDir dir;
+    std::string source = dir.path + "/slow.cpp";
+    // A new text each run, so that the compile is not a cache hit and refinery lives a few seconds.
+    REQUIRE(base::write_file(source, "// " + dir.path + "\n" + test_support::fixture("relu_correct.cpp")).ok());
+    int out = open("/dev/null", O_WRONLY);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out, 1);
+    posix_spawn_file_actions_adddup2(&actions, out, 2);
+    std::vector<std::string> args = {REFINERY_BINARY_PATH, "eval", "--problem", "level1/19", "--candidate", source,
+                                     "--backend", "cpu", "--no-timing", "--trials", "1", "--cache-dir", dir.path};
+    std::vector<std::string> env = eval::current_environment();
+    env.push_back("OPENAI_API_KEY=" + key);
+    std::vector<char*> argv, envp;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    pid_t pid = 0;
+    REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()) == 0);
+    close(out);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    auto environ_text = base::read_file("/proc/" + std::to_string(pid) + "/environ");
+    int status = 0;
+    waitpid(pid, &status, 0);
+    REQUIRE(environ_text.ok());
+    CHECK(environ_text->find(key) == std::string::npos);
+    CHECK(environ_text->find("OPENAI_API_KEY") == std::string::npos);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
   }
 }

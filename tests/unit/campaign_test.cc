@@ -161,6 +161,52 @@ TEST_SUITE("campaign") {
     CHECK(h.store->attempts().size() < 12);
   }
 
+  TEST_CASE("a correct attempt without timing counts as correct, with no speedup") {
+    Harness h;
+    h.config.models.resize(1);
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> { return Harness::answer(); };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      eval::Outcome o;
+      o.status = eval::Status::correct;
+      o.message = eval::kTimingDisabledMessage;
+      return o;
+    };
+    int correct = 0;
+    h.on_progress = [&](const agent::Progress& p) { correct = p.correct; };
+    REQUIRE(h.run(ask, evaluate).ok());
+    auto attempts = h.store->attempts();
+    REQUIRE(attempts.size() == 6);
+    for (const auto& a : attempts) {
+      CHECK(a["status"] == "correct");
+      CHECK(a["speedup"].is_null());
+    }
+    CHECK(correct == 6);
+  }
+
+  TEST_CASE("a stored correct attempt without a speedup is resumed, not a crash") {
+    Harness h;
+    h.config.models.resize(1);
+    h.config.strategies[0].samples = 1;
+    REQUIRE(h.store->record_attempt({"slow", "refine", "level1/19", 0, 1}, json{{"status", "correct"}}).ok());
+    REQUIRE(h.store->record_attempt({"slow", "refine", "level1/19", 0, 2},
+                                    json{{"status", "correct"}, {"speedup", nullptr}}).ok());
+    std::atomic<int> asked{0};
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> {
+      ++asked;
+      return Harness::answer();
+    };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      return Harness::correct(1.5);
+    };
+    REQUIRE(h.run(ask, evaluate).ok());
+    CHECK(asked.load() == 1);  // only turn 3 was left
+    auto attempts = h.store->attempts();
+    REQUIRE(attempts.size() == 3);
+    CHECK(attempts[2]["speedup"] == 1.5);
+  }
+
   TEST_CASE("a response without code is an attempt, and the chain stops early without improvement") {
     Harness h;
     h.config.models.resize(1);

@@ -1,14 +1,28 @@
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "base/fs.h"
+#include "base/sha256.h"
 #include "eval/compiler.h"
 #include "fakes.h"
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// The permission bits of a path, e.g. 0755.
+unsigned mode_of(const fs::path& p) { return static_cast<unsigned>(fs::status(p).permissions()) & 0777; }
+
+// Sets the process's umask for one test, and puts it back.
+struct Umask {
+  explicit Umask(mode_t mask) : saved(::umask(mask)) {}
+  ~Umask() { ::umask(saved); }
+  mode_t saved;
+};
 
 struct Fixture {
   Fixture() {
@@ -100,6 +114,109 @@ TEST_SUITE("eval::CompileService") {
     CHECK(gxx[0] == f.toolchain.cxx);
   }
 
+  TEST_CASE("meta.json records the digest of lib.so, and a hit checks it") {
+    Fixture f;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto first = service.compile(f.job("int forward();"));
+    REQUIRE(first.ok());
+    CHECK(first->digest == base::sha256_hex("fake library"));
+    CHECK(first->cache_note.empty());
+    fs::path entry = fs::path(first->library_path).parent_path();
+    auto meta = nlohmann::json::parse(*base::read_file((entry / "meta.json").string()));
+    CHECK(meta["lib_sha256"] == first->digest);
+    auto hit = service.compile(f.job("int forward();"));
+    REQUIRE(hit.ok());
+    CHECK(hit->cached);
+    CHECK(hit->digest == first->digest);
+    auto broken = service.compile(f.job("BROKEN forward();"));
+    REQUIRE(broken.ok());
+    CHECK(broken->digest.empty());
+  }
+
+  TEST_CASE("a tampered lib.so is not loaded: it is named, removed and compiled again") {
+    Fixture f;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto first = service.compile(f.job("int forward();"));
+    REQUIRE(first.ok());
+    REQUIRE(base::write_file(first->library_path, "fake librarz").ok());  // same size, one byte changed
+    auto again = service.compile(f.job("int forward();"));
+    REQUIRE(again.ok());
+    const std::string note = "refinery: cache object objects/" + first->key.substr(0, 2) + "/" + first->key +
+                             ": lib.so does not match its recorded digest; recompiled";
+    CHECK(again->cache_note == note);
+    CHECK(again->log.rfind(note + "\n", 0) == 0);
+    CHECK_FALSE(again->cached);
+    CHECK(again->ok);
+    CHECK(f.runner.compiles == 2);
+    CHECK(again->library_path == first->library_path);
+    CHECK(again->digest == *base::sha256_file_hex(again->library_path));
+    CHECK(again->digest == first->digest);
+    // The entry stored again is sound, and its log does not carry the note.
+    auto hit = service.compile(f.job("int forward();"));
+    REQUIRE(hit.ok());
+    CHECK(hit->cached);
+    CHECK(hit->cache_note.empty());
+    CHECK(hit->log.find("refinery: cache object") == std::string::npos);
+  }
+
+  TEST_CASE("an entry whose meta.json has no digest, or whose lib.so is gone, is compiled again") {
+    Fixture f;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto first = service.compile(f.job("int forward();"));
+    REQUIRE(first.ok());
+    const std::string object = "objects/" + first->key.substr(0, 2) + "/" + first->key;
+    fs::path meta_path = fs::path(first->library_path).parent_path() / "meta.json";
+    auto meta = nlohmann::json::parse(*base::read_file(meta_path.string()));
+    meta.erase("lib_sha256");
+    REQUIRE(base::write_file(meta_path.string(), meta.dump()).ok());
+    auto no_digest = service.compile(f.job("int forward();"));
+    REQUIRE(no_digest.ok());
+    CHECK(no_digest->cache_note ==
+          "refinery: cache object " + object + ": meta.json records no digest of lib.so; recompiled");
+    CHECK_FALSE(no_digest->cached);
+    CHECK(no_digest->digest == *base::sha256_file_hex(no_digest->library_path));
+
+    fs::remove(first->library_path);
+    auto missing = service.compile(f.job("int forward();"));
+    REQUIRE(missing.ok());
+    CHECK(missing->cache_note == "refinery: cache object " + object + ": lib.so is missing; recompiled");
+    CHECK_FALSE(missing->cached);
+    CHECK(fs::exists(missing->library_path));
+
+    REQUIRE(base::write_file(meta_path.string(), "{not json").ok());
+    auto garbled = service.compile(f.job("int forward();"));
+    REQUIRE(garbled.ok());
+    CHECK(garbled->cache_note == "refinery: cache object " + object + ": meta.json is not a compile record; recompiled");
+    CHECK(f.runner.compiles == 4);
+  }
+
+  TEST_CASE("a fresh entry is 0755 and 0644 throughout, even under umask 0") {
+    Fixture f;
+    f.options.use_pch = true;
+    Umask open_umask(0);
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto r = service.compile(f.job("int forward();"));
+    REQUIRE(r.ok());
+    fs::path entry = fs::path(r->library_path).parent_path();
+    CHECK(mode_of(entry) == 0755);
+    CHECK(mode_of(entry.parent_path()) == 0755);                 // objects/<kk>
+    CHECK(mode_of(entry.parent_path().parent_path()) == 0755);   // objects
+    CHECK(mode_of(fs::path(f.cache) / "tmp") == 0755);
+    int files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(entry)) {
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
+      ++files;
+    }
+    CHECK(files == 4);  // candidate.cpp, lib.so, compile.log, meta.json
+    // The precompiled header every compile includes, too.
+    int pch_files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.cache) / "pch")) {
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
+      pch_files += e.is_regular_file();
+    }
+    CHECK(pch_files == 3);  // the header, its .gch and the lock
+  }
+
   TEST_CASE("the cuda backend without nvcc is a service error") {
     Fixture f;
     f.toolchain.nvcc.clear();
@@ -126,6 +243,7 @@ TEST_SUITE("eval::CompileService with the real compiler") {
     REQUIRE(first.ok());
     CHECK_MESSAGE(first->ok, first->log);
     CHECK(fs::file_size(first->library_path) > 0);
+    CHECK(first->digest == *base::sha256_file_hex(first->library_path));
     CHECK(first->seconds > 0);
     auto second = service.compile(job);
     REQUIRE(second.ok());

@@ -1,10 +1,107 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "eval/job.h"
 #include "eval/outcome.h"
 #include "eval/shim.h"
+
+namespace {
+using nlohmann::json;
+
+// A correct outcome with every field to_json writes, its timing consistent.
+eval::Outcome full_outcome() {
+  eval::Outcome o;
+  o.status = eval::Status::correct;
+  o.message = "correct; speedup 2.000x";
+  o.compile = eval::CompileInfo{true, false, 1.5, "compiled\n", "g++ -O3 candidate.cpp"};
+  eval::TrialDiff d;
+  d.trial = 1;
+  d.output = 0;
+  d.max_abs = 0.25;
+  d.max_rel = std::nan("");
+  d.mismatches = 2;
+  d.elements = 32;
+  d.nonfinite = true;
+  d.first = {{{0, 3}, 1.0, INFINITY}, {{1, 2}, -2.0, -1.5}};
+  o.trials.push_back(d);
+  eval::Timing t;
+  t.reference = {10, 2.0, 2.1, 0.1, 1.9, 2.5, 1.95, 2.3, 2.05};
+  t.candidate = {12, 1.0, 1.1, 0.05, 0.9, 1.4, 0.95, 1.2, 1.02};
+  t.speedup = 2.0;
+  t.clock = "steady_clock";
+  t.l2_flushed = true;
+  t.claimed_median_ms = 0.98;
+  t.judge_overhead_ms = 0.01;
+  t.floored_calls = 1;
+  t.checked_calls = 3;
+  o.timing = t;
+  o.output_shapes = {"[4, 8] float32"};
+  o.signal = 9;
+  o.exit_code = 3;
+  o.phase = "timing";
+  o.stdout_tail = "out";
+  o.stderr_tail = "err";
+  o.versions = {{"torch", "2.1.0"}, {"cuda_runtime", 12040}, {"device", "cpu"}};
+  o.phases_ms = {{"load", 1.5}, {"correctness", 3.25}};
+  o.network_isolated = true;
+  o.sandbox = {{"seccomp", true}, {"uid", "nobody"}};
+  o.trusted = true;
+  eval::Profile p;
+  p.tool = "cupti";
+  eval::KernelRecord k;
+  k.name = "relu_kernel";
+  k.duration_us = 3.5;
+  k.grid[0] = 128;
+  k.metrics["gpu__time_duration.sum"] = 3500;
+  p.candidate.kernels.push_back(k);
+  p.candidate.memory.push_back({"memset", 1024, 0.5});
+  p.counters_note = "no counters";
+  p.device.name = "test gpu";
+  o.profile = p;
+  return o;
+}
+
+// Every node of j (root excluded), as pointers.
+void collect(const json& j, const json::json_pointer& at, std::vector<json::json_pointer>& out) {
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out.push_back(at / it.key());
+      collect(it.value(), at / it.key(), out);
+    }
+  if (j.is_array())
+    for (size_t i = 0; i < j.size(); ++i) {
+      out.push_back(at / i);
+      collect(j[i], at / i, out);
+    }
+}
+
+// What any decoded outcome must satisfy, whatever it was decoded from.
+void check_consistent(const eval::Outcome& o) {
+  if (o.status == eval::Status::correct && !o.timing) CHECK(o.message == eval::kTimingDisabledMessage);
+  if (o.timing) {
+    for (const auto* s : {&o.timing->reference, &o.timing->candidate}) {
+      CHECK(s->trials >= 0);
+      for (double v : {s->median_ms, s->mean_ms, s->stdev_ms, s->min_ms, s->max_ms, s->p10_ms, s->p90_ms})
+        CHECK((std::isfinite(v) && v >= 0 && v <= 1e9));
+    }
+    if (o.status == eval::Status::correct) {
+      CHECK(o.timing->reference.median_ms > 0);
+      CHECK(o.timing->candidate.median_ms > 0);
+      CHECK(o.timing->speedup ==
+            doctest::Approx(o.timing->reference.median_ms / o.timing->candidate.median_ms).epsilon(1e-6));
+    }
+  }
+  for (const auto& d : o.trials) {
+    CHECK((0 <= d.mismatches && d.mismatches <= d.elements));
+    CHECK(d.first.size() <= 64);
+  }
+  auto again = eval::outcome_from_json(eval::to_json(o));
+  CHECK_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+}
+
+}  // namespace
 
 TEST_SUITE("eval::Outcome") {
   TEST_CASE("every status round-trips through its name") {
@@ -52,6 +149,160 @@ TEST_SUITE("eval::Outcome") {
     CHECK(std::isnan(back->trials[0].first[0].actual));
     CHECK(back->trials[0].first[1].expected == -INFINITY);
     CHECK(back->trials[0].first[1].actual == INFINITY);
+  }
+
+  TEST_CASE("every field to_json writes decodes back to the same JSON") {
+    const json written = eval::to_json(full_outcome());
+    auto back = eval::outcome_from_json(json::parse(written.dump()));
+    REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+    CHECK(eval::to_json(*back) == written);
+    CHECK(back->timing->candidate.host_median_ms == 1.02);
+    CHECK(back->profile->candidate.kernels.at(0).name == "relu_kernel");
+  }
+
+  TEST_CASE("a correct result without timing is accepted only when timing was disabled") {
+    auto disabled = eval::outcome_from_json(json{{"status", "correct"}, {"message", "correct; timing disabled"}});
+    REQUIRE(disabled.ok());
+    CHECK(disabled->status == eval::Status::correct);
+    CHECK_FALSE(disabled->timing);
+    auto forged = eval::outcome_from_json(json{{"status", "correct"}});
+    REQUIRE_FALSE(forged.ok());
+    CHECK(forged.error().message == "malformed result: timing is missing from a correct result");
+  }
+
+  TEST_CASE("each kind of malformed result is an error that names the member") {
+    struct Case {
+      std::function<void(json&)> change;
+      std::string error;
+    };
+    const std::string big(65537, 'x');
+    const Case cases[] = {
+        {[](json& j) { j = json::array(); }, "malformed result: not a JSON object"},
+        {[](json& j) { j = "correct"; }, "malformed result: not a JSON object"},
+        {[](json& j) { j.erase("status"); }, "malformed result: status is missing"},
+        {[](json& j) { j["status"] = 3; }, "malformed result: status is not a string"},
+        {[](json& j) { j["status"] = "fine"; }, "malformed result: status 'fine' is unknown"},
+        {[](json& j) { j["status"] = std::string(100, 'z'); },
+         "malformed result: status '" + std::string(40, 'z') + "...' is unknown"},
+        {[](json& j) { j["message"] = 5; }, "malformed result: message is not a string"},
+        {[&](json& j) { j["stderr_tail"] = big; }, "malformed result: stderr_tail is longer than 65536 bytes"},
+        {[](json& j) { j["timing"] = json::array(); }, "malformed result: timing is not an object"},
+        {[](json& j) { j["timing"].erase("reference"); }, "malformed result: timing.reference is missing"},
+        {[](json& j) { j["timing"]["candidate"]["median_ms"] = -1; },
+         "malformed result: timing.candidate.median_ms is not a finite non-negative number"},
+        {[](json& j) { j["timing"]["candidate"]["median_ms"] = "nan"; },
+         "malformed result: timing.candidate.median_ms is not a finite non-negative number"},
+        {[](json& j) { j["timing"]["reference"]["median_ms"] = 1e308; },
+         "malformed result: timing.reference.median_ms is more than 1e+09"},
+        {[](json& j) { j["timing"]["speedup"] = 100.0; },
+         "malformed result: timing.speedup is not timing.reference.median_ms / timing.candidate.median_ms"},
+        {[](json& j) { j["timing"].erase("speedup"); },
+         "malformed result: timing.speedup is not timing.reference.median_ms / timing.candidate.median_ms"},
+        {[](json& j) {
+           j["timing"]["candidate"]["median_ms"] = 0;
+           j["timing"]["speedup"] = 0;
+         },
+         "malformed result: timing.candidate.median_ms is not positive"},
+        {[](json& j) { j["timing"]["reference"]["trials"] = -3; },
+         "malformed result: timing.reference.trials is not an integer from 0 to 10000000"},
+        {[](json& j) { j["trials"] = json::object(); }, "malformed result: trials is not an array"},
+        {[](json& j) { j["trials"] = json(std::vector<json>(10001, json::object())); },
+         "malformed result: trials has more than 10000 entries"},
+        {[](json& j) { j["trials"][0] = 7; }, "malformed result: trials[0] is not an object"},
+        {[](json& j) { j["trials"][0]["mismatches"] = 40; },
+         "malformed result: trials[0].mismatches is more than trials[0].elements"},
+        {[](json& j) { j["trials"][0]["elements"] = -1; },
+         "malformed result: trials[0].elements is not an integer from 0 to 9223372036854775807"},
+        {[](json& j) { j["trials"][0]["trial"] = 18446744073709551615ull; },
+         "malformed result: trials[0].trial is not an integer from 0 to 10000"},
+        {[](json& j) { j["trials"][0]["max_abs"] = -0.5; }, "malformed result: trials[0].max_abs is negative"},
+        {[](json& j) { j["trials"][0]["first_mismatches"] = json(std::vector<json>(65, json::object())); },
+         "malformed result: trials[0].first_mismatches has more than 64 entries"},
+        {[](json& j) { j["trials"][0]["first_mismatches"][0]["index"] = "0,3"; },
+         "malformed result: trials[0].first_mismatches[0].index is not an array"},
+        {[](json& j) { j["trials"][0]["first_mismatches"][1]["actual"] = "big"; },
+         "malformed result: trials[0].first_mismatches[1].actual is not a number, \"nan\", \"inf\" or \"-inf\""},
+        {[](json& j) { j["output_shapes"] = json(std::vector<std::string>(1025, "[1] float32")); },
+         "malformed result: output_shapes has more than 1024 entries"},
+        {[](json& j) { j["output_shapes"][0] = nullptr; }, "malformed result: output_shapes[0] is not a string"},
+        {[](json& j) { j["signal"] = 1.5; }, "malformed result: signal is not an integer from 0 to 127"},
+        {[](json& j) { j["phases_ms"]["load"] = "fast"; },
+         "malformed result: phases_ms.load is not a finite non-negative number"},
+        {[](json& j) { j["versions"]["torch"] = json::object(); },
+         "malformed result: versions.torch is not a string, a number or a boolean"},
+        {[](json& j) { j["network_isolated"] = "yes"; }, "malformed result: network_isolated is not a boolean"},
+        {[](json& j) { j["compile"]["ok"] = 1; }, "malformed result: compile.ok is not a boolean"},
+        {[](json& j) { j["profile"] = 7; }, "malformed result: profile is not an object"},
+    };
+    for (const auto& c : cases) {
+      json j = eval::to_json(full_outcome());
+      c.change(j);
+      INFO(c.error);
+      auto r = eval::outcome_from_json(j);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error().message == c.error);
+    }
+  }
+
+  TEST_CASE("any mutation of a valid result decodes to a consistent outcome or is an error") {
+    const json valid = eval::to_json(full_outcome());
+    std::vector<json::json_pointer> nodes;
+    collect(valid, json::json_pointer(), nodes);
+    const json replacements[] = {nullptr, "x", -1, 1e308, json::array(), json::object()};
+    int decoded = 0, refused = 0;
+    auto decode = [&](const json& j) {
+      base::Result<eval::Outcome> r = base::Error{"not run"};
+      CHECK_NOTHROW(r = eval::outcome_from_json(j));
+      if (r.ok()) {
+        ++decoded;
+        check_consistent(*r);
+      } else {
+        ++refused;
+        CHECK(r.error().message.rfind("malformed ", 0) == 0);
+        CHECK(r.error().message.rfind("malformed result: [json.exception", 0) != 0);  // never the backstop
+      }
+    };
+    for (const auto& at : nodes) {
+      INFO(at.to_string());
+      json dropped = valid;
+      json& parent = dropped[at.parent_pointer()];
+      if (parent.is_object()) parent.erase(at.back());
+      else parent.erase(std::stoul(at.back()));
+      decode(dropped);
+      for (const auto& r : replacements) {
+        json changed = valid;
+        changed[at] = r;
+        decode(changed);
+      }
+    }
+    CHECK(decoded > 0);
+    CHECK(refused > 0);
+  }
+
+  TEST_CASE("redaction reaches every text an outcome carries") {
+    const std::string key = "sk-secret-0123456789";
+    eval::Outcome o = full_outcome();
+    o.message = "found " + key;
+    o.phase = key;
+    o.stdout_tail = key + "\n";
+    o.stderr_tail = "OPENAI_API_KEY=" + key;
+    o.compile->log = "/proc/1/environ:1: OPENAI_API_KEY=" + key;
+    o.compile->command = "g++ -D" + key;
+    o.output_shapes = {"[" + key + "]"};
+    o.versions["leak"] = key;
+    o.sandbox["note"] = key;
+    o.profile->counters_note = key;
+    o.profile->device.name = key;
+    o.profile->candidate.kernels[0].name = key;
+    o.profile->candidate.memory[0].kind = key;
+    eval::redact(o, base::Redactor({key}));
+    const std::string text = eval::to_json(o).dump();
+    CHECK(text.find(key) == std::string::npos);
+    CHECK(o.message == "found [REDACTED]");
+    CHECK(o.stderr_tail == "OPENAI_API_KEY=[REDACTED]");
+    CHECK(o.compile->log == "/proc/1/environ:1: OPENAI_API_KEY=[REDACTED]");
+    CHECK(o.versions["torch"] == "2.1.0");
+    CHECK(o.versions["cuda_runtime"] == 12040);
   }
 
   TEST_CASE("a malformed result is an error, not a crash") {

@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 
+#include "base/fs.h"
 #include "base/sha256.h"
 
 // Expected digests are the published FIPS 180-2 vectors, and for the padding
@@ -56,5 +58,15 @@ TEST_SUITE("base::sha256_hex") {
     std::string digest = base::sha256_hex("The quick brown fox jumps over the lazy dog");
     CHECK(digest == "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592");
     CHECK(digest.find_first_not_of("0123456789abcdef") == std::string::npos);
+  }
+
+  TEST_CASE("hashes a file's bytes, and names a file it cannot read") {
+    const std::string dir = *base::make_temp_dir(std::filesystem::temp_directory_path().string(), "refinery-sha");
+    REQUIRE(base::write_file(dir + "/abc", "abc").ok());
+    CHECK(*base::sha256_file_hex(dir + "/abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    auto missing = base::sha256_file_hex(dir + "/none");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message == dir + "/none: cannot open: No such file or directory");
+    std::filesystem::remove_all(dir);
   }
 }

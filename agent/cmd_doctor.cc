@@ -1,0 +1,71 @@
+// refinery doctor [--backend cpu|cuda] [--cache-dir DIR]: what this machine
+// grants the runner's sandbox. It evaluates one reference against itself
+// (level1/19 at its small size, correctness only), the way every candidate
+// runs, and prints each layer of the sandbox that applied and each that the
+// platform refused. Exit code 0 when verdicts here are trusted, 1 when a
+// layer is missing (eval.allow_untrusted / --allow-untrusted runs anyway), 2
+// for a usage error.
+#include <cstdio>
+
+#include "agent/commands.h"
+#include "agent/context.h"
+#include "agent/printer.h"
+
+namespace agent {
+
+int cmd_doctor(const std::vector<std::string>& argv) {
+  auto args = parse_args(argv, eval_flags());
+  if (!args) {
+    std::fprintf(stderr, "refinery doctor: %s\n", args.error().message.c_str());
+    return 2;
+  }
+  if (!args->has("size")) args->values["size"] = "small";
+  auto ctx_or = make_context(*args);
+  if (!ctx_or) {
+    std::fprintf(stderr, "refinery doctor: %s\n", ctx_or.error().message.c_str());
+    return 2;
+  }
+  Context& ctx = **ctx_or;
+  ctx.settings.allow_untrusted = true;  // to see what is missing rather than stop at it
+  ctx.settings.trials = 1;
+  ctx.settings.timing.enabled = false;
+  auto problem = ctx.problems->find("level1/19");
+  Printer out;
+  if (!problem) {
+    out.failed("refinery doctor", problem.error().message);
+    return 1;
+  }
+  auto o = ctx.evaluator->evaluate_reference(*problem, ctx.settings);
+  if (!o) {
+    out.failed("refinery doctor", o.error().message);
+    return 1;
+  }
+  out.line("refinery doctor: the runner's sandbox on this machine (" + ctx.hardware + ", " +
+           eval::to_string(ctx.settings.backend) + " backend)");
+  const nlohmann::json& s = o->sandbox;
+  auto yes = [&](const char* key) { return s.value(key, false) ? "yes" : "NO"; };
+  auto row = [&](const std::string& what, const std::string& value) {
+    std::string w = what;
+    w.resize(std::max<size_t>(w.size(), 22), ' ');
+    out.line("  " + w + value);
+  };
+  row("user namespace", std::string(s.value("user_namespace", false) ? "yes" : "no (not needed as root)"));
+  row("pid namespace", yes("pid_namespace"));
+  row("mount namespace", std::string(yes("mount_namespace")) + " (a private, read-only root)");
+  row("network namespace", yes("network_namespace"));
+  row("ipc namespace", yes("ipc_namespace"));
+  row("unprivileged", std::string(yes("unprivileged")) + " (uid " + std::to_string(s.value("uid", 0u)) + ")");
+  row("no_new_privs", yes("no_new_privs"));
+  row("syscall filter", yes("seccomp"));
+  row("evaluation", eval::to_string(o->status) + (o->message.empty() ? "" : ": " + o->message));
+  if (s.contains("missing") && !s["missing"].empty()) {
+    for (const auto& m : s["missing"]) out.line("  missing: " + m.get<std::string>());
+    out.line("verdicts here are NOT trusted; eval.allow_untrusted: true (or --allow-untrusted) runs anyway");
+    return 1;
+  }
+  if (o->status != eval::Status::correct) return 1;
+  out.line("every layer applied: verdicts here are trusted");
+  return 0;
+}
+
+}  // namespace agent

@@ -1,0 +1,416 @@
+#include "base/sandbox.h"
+
+#include <dirent.h>
+#include <grp.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+#include "base/text.h"
+
+namespace base {
+namespace {
+
+// One step of building the child's root, prepared in the parent so that the
+// child only makes system calls.
+struct MountStep {
+  enum Kind { make_dir, make_file, make_link, bind, remount, tmpfs, proc } kind;
+  std::string path;    // inside the new root (already prefixed)
+  std::string source;  // bind: host path; make_link: link target; tmpfs: options
+  unsigned long flags = 0;
+  std::string what;    // for the failure message
+};
+
+// Where the child stopped, sent back through the status pipe.
+struct ChildReport {
+  int step = -1;  // index into the failure names below, -1 = reached exec
+  int error = 0;
+  int mount_step = -1;
+  unsigned uid = 0;
+  bool unprivileged = false;
+  bool no_new_privs = false;
+};
+
+enum ChildStage {
+  kUserMap,
+  kSession,
+  kMountPrivate,
+  kMountStep,
+  kPivot,
+  kDropPrivileges,
+  kNoNewPrivs,
+  kLimits,
+  kDescriptors,
+  kChdir,
+  kExec,
+};
+
+const char* stage_name(int stage) {
+  static const char* names[] = {"writing the user namespace's id maps", "starting a session",
+                                "making mounts private",              "building the private root",
+                                "pivoting into the private root",     "dropping privileges",
+                                "setting no_new_privs",               "setting resource limits",
+                                "arranging descriptors",              "entering /tmp",
+                                "executing the program"};
+  return stage >= 0 && stage <= kExec ? names[stage] : "?";
+}
+
+bool write_proc_file(const char* path, const std::string& text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool ok = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  return ok;
+}
+
+unsigned long locked_flags(const std::string& path) {
+  struct statvfs s {};
+  if (statvfs(path.c_str(), &s) != 0) return 0;
+  unsigned long flags = 0;
+  if (s.f_flag & ST_NODEV) flags |= MS_NODEV;
+  if (s.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
+  if (s.f_flag & ST_NOATIME) flags |= MS_NOATIME;
+  if (s.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
+  if (s.f_flag & ST_RELATIME) flags |= MS_RELATIME;
+  return flags;
+}
+
+bool is_under(const std::string& path, const std::string& folder) {
+  if (folder == "/") return true;
+  return path == folder || (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 &&
+                            path[folder.size()] == '/');
+}
+
+std::string canonical(const std::string& path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) ? std::string(buf) : "";
+}
+
+// The plan for the child's root: every folder, file, link and mount, in order.
+std::vector<MountStep> plan_root(const SandboxOptions& o) {
+  const std::string root = o.root_dir;
+  std::vector<MountStep> steps;
+  std::set<std::string> made;
+  auto make_parents = [&](const std::string& path) {
+    std::string at;
+    for (const auto& part : split(path, '/')) {
+      if (part.empty()) continue;
+      at += "/" + part;
+      if (at == path) break;
+      if (made.insert(at).second) steps.push_back({MountStep::make_dir, root + at, "", 0, at});
+    }
+  };
+  steps.push_back({MountStep::tmpfs, root, "size=8m,mode=0755", MS_NOSUID, "the root tmpfs"});
+
+  // System folders and links as they are on the host (/lib -> usr/lib on merged-usr systems).
+  std::vector<std::string> binds;
+  for (const char* p : {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/sys"}) {
+    struct stat st {};
+    if (lstat(p, &st) != 0) continue;
+    if (S_ISLNK(st.st_mode)) {
+      char target[PATH_MAX];
+      ssize_t n = readlink(p, target, sizeof target - 1);
+      if (n <= 0) continue;
+      steps.push_back({MountStep::make_link, root + p, std::string(target, static_cast<size_t>(n)), 0, p});
+    } else if (S_ISDIR(st.st_mode)) {
+      binds.push_back(p);
+    }
+  }
+  for (const auto& extra : o.read_only) {
+    std::string c = canonical(extra);
+    if (!c.empty()) binds.push_back(c);
+  }
+  std::sort(binds.begin(), binds.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  std::vector<std::string> kept;
+  for (const auto& b : binds) {
+    bool covered = false;
+    for (const auto& k : kept) covered = covered || is_under(b, k);
+    if (!covered) kept.push_back(b);
+  }
+  for (const auto& b : kept) {
+    struct stat st {};
+    if (stat(b.c_str(), &st) != 0) continue;
+    make_parents(b);
+    if (S_ISDIR(st.st_mode)) {
+      if (made.insert(b).second) steps.push_back({MountStep::make_dir, root + b, "", 0, b});
+    } else {
+      steps.push_back({MountStep::make_file, root + b, "", 0, b});
+    }
+    steps.push_back({MountStep::bind, root + b, b, MS_BIND | MS_REC, b});
+    steps.push_back({MountStep::remount, root + b, "",
+                     MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(b), b});
+  }
+
+  // A /dev of the few nodes a program and the NVIDIA driver need.
+  steps.push_back({MountStep::make_dir, root + "/dev", "", 0, "/dev"});
+  std::vector<std::string> nodes = {"null", "zero", "full", "random", "urandom"};
+  if (DIR* d = opendir("/dev")) {
+    while (dirent* e = readdir(d))
+      if (std::strncmp(e->d_name, "nvidia", 6) == 0) nodes.push_back(e->d_name);
+    closedir(d);
+  }
+  std::sort(nodes.begin() + 5, nodes.end());
+  for (const auto& n : nodes) {
+    std::string host = "/dev/" + n;
+    struct stat st {};
+    if (stat(host.c_str(), &st) != 0) continue;
+    bool dir = S_ISDIR(st.st_mode);
+    steps.push_back({dir ? MountStep::make_dir : MountStep::make_file, root + host, "", 0, host});
+    steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? MS_REC : 0ul), host});
+  }
+  steps.push_back({MountStep::make_link, root + "/dev/fd", "/proc/self/fd", 0, "/dev/fd"});
+  steps.push_back({MountStep::make_dir, root + "/dev/shm", "", 0, "/dev/shm"});
+  steps.push_back({MountStep::tmpfs, root + "/dev/shm", "size=64m,mode=1777", MS_NOSUID | MS_NODEV, "/dev/shm"});
+  steps.push_back({MountStep::make_dir, root + "/proc", "", 0, "/proc"});
+  steps.push_back({MountStep::proc, root + "/proc", "", MS_NOSUID | MS_NODEV | MS_NOEXEC, "/proc"});
+  steps.push_back({MountStep::make_dir, root + "/tmp", "", 0, "/tmp"});
+  steps.push_back({MountStep::tmpfs, root + "/tmp",
+                   "size=" + std::to_string(std::max<uint64_t>(o.scratch_bytes, 1 << 20)) + ",mode=1777",
+                   MS_NOSUID | MS_NODEV, "/tmp"});
+  return steps;
+}
+
+struct Prepared {
+  std::vector<MountStep> steps;
+  std::vector<char*> argv, envp;
+  std::string uid_map, gid_map;
+  unsigned outer_uid = 0, outer_gid = 0;
+  bool root = false;
+};
+
+int run_step(const MountStep& s) {
+  switch (s.kind) {
+    case MountStep::make_dir:
+      return mkdir(s.path.c_str(), 0755) == 0 || errno == EEXIST ? 0 : -1;
+    case MountStep::make_file: {
+      int fd = open(s.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0) return -1;
+      close(fd);
+      return 0;
+    }
+    case MountStep::make_link:
+      return symlink(s.source.c_str(), s.path.c_str());
+    case MountStep::bind:
+      return mount(s.source.c_str(), s.path.c_str(), nullptr, s.flags, nullptr);
+    case MountStep::remount:
+      return mount(nullptr, s.path.c_str(), nullptr, s.flags, nullptr);
+    case MountStep::tmpfs:
+      return mount("tmpfs", s.path.c_str(), "tmpfs", s.flags, s.source.c_str());
+    case MountStep::proc:
+      return mount("proc", s.path.c_str(), "proc", s.flags, nullptr);
+  }
+  return -1;
+}
+
+// The child, from clone to exec. Only system calls on prepared data.
+[[noreturn]] void child_main(const SandboxOptions& o, const Prepared& p, bool user_ns, bool mount_ns,
+                             int status_fd) {
+  ChildReport report;
+  // The status pipe moves out of the way of the descriptors the child is given.
+  if (dup3(status_fd, 500, O_CLOEXEC) == 500) status_fd = 500;
+  auto fail = [&](int stage) {
+    report.step = stage;
+    report.error = errno;
+    write_fully(status_fd, &report, sizeof report);
+    _exit(127);
+  };
+  if (user_ns) {
+    if (!write_proc_file("/proc/self/setgroups", "deny") || !write_proc_file("/proc/self/gid_map", p.gid_map) ||
+        !write_proc_file("/proc/self/uid_map", p.uid_map))
+      fail(kUserMap);
+  }
+  if (setsid() < 0) fail(kSession);
+  if (mount_ns) {
+    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail(kMountPrivate);
+    for (size_t i = 0; i < p.steps.size(); ++i) {
+      if (run_step(p.steps[i]) != 0) {
+        report.mount_step = static_cast<int>(i);
+        fail(kMountStep);
+      }
+    }
+    if (chdir(o.root_dir.c_str()) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 ||
+        umount2(".", MNT_DETACH) != 0 || chdir("/") != 0)
+      fail(kPivot);
+    mount(nullptr, "/", nullptr, MS_REMOUNT | MS_RDONLY | MS_NOSUID, nullptr);
+  }
+  // Drop every capability for good, then (as root) the identity.
+  if (user_ns || p.root) {
+    if (user_ns)
+      prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                                   SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED);
+    for (int cap = 0; cap <= 63; ++cap) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  }
+  if (p.root && !user_ns) {
+    if (setgroups(0, nullptr) != 0 || setresgid(o.gid, o.gid, o.gid) != 0 || setresuid(o.uid, o.uid, o.uid) != 0)
+      fail(kDropPrivileges);
+    report.uid = o.uid;
+    report.unprivileged = true;
+  } else if (user_ns) {
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capset, &header, data) != 0) fail(kDropPrivileges);
+    report.uid = p.outer_uid;
+    report.unprivileged = true;
+  } else {
+    report.uid = p.outer_uid;
+    report.unprivileged = p.outer_uid != 0;
+  }
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(kNoNewPrivs);
+  report.no_new_privs = true;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  for (const auto& limit : o.limits) {
+    struct rlimit rl = {static_cast<rlim_t>(limit.value), static_cast<rlim_t>(limit.value)};
+    if (setrlimit(limit.resource, &rl) != 0) fail(kLimits);
+  }
+  // Descriptors: 0 from /dev/null, 1 and 2 as asked, the named ones, nothing else.
+  int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (devnull < 0) fail(kDescriptors);
+  int parked[64];
+  const size_t count = std::min<size_t>(o.fds.size(), 64);
+  for (size_t i = 0; i < count; ++i)
+    if ((parked[i] = fcntl(o.fds[i].first, F_DUPFD_CLOEXEC, 600)) < 0) fail(kDescriptors);
+  int out = fcntl(o.stdout_fd >= 0 ? o.stdout_fd : devnull, F_DUPFD_CLOEXEC, 600);
+  int err = fcntl(o.stderr_fd >= 0 ? o.stderr_fd : devnull, F_DUPFD_CLOEXEC, 600);
+  if (out < 0 || err < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) fail(kDescriptors);
+  int highest = 2;
+  for (size_t i = 0; i < count; ++i) {
+    if (dup2(parked[i], o.fds[i].second) < 0) fail(kDescriptors);
+    highest = std::max(highest, o.fds[i].second);
+  }
+  // Everything else goes; the status pipe (close-on-exec, parked above 500) until the exec.
+  for (int fd = highest + 1; fd < 500; ++fd) close(fd);
+  syscall(SYS_close_range, 501u, ~0u, 0u);
+  if (chdir(mount_ns ? "/tmp" : "/") != 0) fail(kChdir);
+  write_fully(status_fd, &report, sizeof report);
+  execve(p.argv[0], p.argv.data(), p.envp.data());
+  report.step = kExec;
+  report.error = errno;
+  write_fully(status_fd, &report, sizeof report);
+  _exit(127);
+}
+
+}  // namespace
+
+std::vector<std::string> mapped_library_folders() {
+  std::set<std::string> folders;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    auto slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    std::string path = line.substr(slash);
+    if (path.find(".so") == std::string::npos) continue;
+    auto cut = path.rfind('/');
+    if (cut > 0) folders.insert(path.substr(0, cut));
+  }
+  return {folders.begin(), folders.end()};
+}
+
+Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
+  if (o.argv.empty() || o.argv[0].empty() || o.argv[0][0] != '/')
+    return Error{"spawn_sandboxed: argv[0] must be an absolute path"};
+  if (o.root_dir.empty()) return Error{"spawn_sandboxed: no root folder"};
+  Prepared p;
+  p.root = geteuid() == 0;
+  p.outer_uid = geteuid();
+  p.outer_gid = getegid();
+  p.uid_map = "0 " + std::to_string(p.outer_uid) + " 1";
+  p.gid_map = "0 " + std::to_string(p.outer_gid) + " 1";
+  SandboxOptions opts = o;
+  opts.read_only.push_back(o.argv[0]);
+  for (const auto& kv : o.env)
+    if (starts_with(kv, "LD_LIBRARY_PATH="))
+      for (const auto& dir : split(kv.substr(16), ':'))
+        if (!dir.empty()) opts.read_only.push_back(dir);
+  p.steps = plan_root(opts);
+  p.argv = exec_strings(o.argv);
+  p.envp = exec_strings(o.env);
+
+  // Tiers, strongest first; each refusal is recorded and the next one tried.
+  struct Tier {
+    bool user_ns, namespaces, mount_ns;
+  };
+  std::vector<Tier> tiers = {{!p.root, true, true}, {!p.root, true, false}, {false, false, false}};
+  std::vector<std::string> missing;
+  for (const Tier& tier : tiers) {
+    int status_pipe[2];
+    if (pipe2(status_pipe, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
+    unsigned long flags = SIGCHLD;
+    if (tier.namespaces) flags |= CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
+    if (tier.mount_ns) flags |= CLONE_NEWNS;
+    if (tier.user_ns) flags |= CLONE_NEWUSER;
+    long pid = syscall(SYS_clone, flags, nullptr, nullptr, nullptr, 0);
+    if (pid == 0) child_main(opts, p, tier.user_ns, tier.mount_ns, status_pipe[1]);
+    close(status_pipe[1]);
+    if (pid < 0) {
+      int e = errno;
+      close(status_pipe[0]);
+      missing.push_back(std::string(tier.mount_ns ? "namespaces" : "pid and network namespaces") +
+                        ": clone refused (" + std::strerror(e) + ")");
+      continue;
+    }
+    // Two reports: one just before exec, and one more only if exec failed.
+    std::string bytes;
+    char buf[256];
+    for (ssize_t n; (n = read(status_pipe[0], buf, sizeof buf)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      bytes.append(buf, static_cast<size_t>(n));
+    }
+    close(status_pipe[0]);
+    ChildReport first{}, last{};
+    if (bytes.size() >= sizeof first) std::memcpy(&first, bytes.data(), sizeof first);
+    if (bytes.size() >= sizeof last) std::memcpy(&last, bytes.data() + bytes.size() - sizeof last, sizeof last);
+    if (bytes.size() < sizeof first || last.step >= 0) {
+      waitpid(static_cast<pid_t>(pid), nullptr, 0);
+      int stage = bytes.size() < sizeof first ? -2 : last.step;
+      std::string why = stage == -2 ? "the child died before reporting"
+                                    : std::string(stage_name(stage)) +
+                                          (stage == kMountStep && last.mount_step >= 0 &&
+                                                   last.mount_step < static_cast<int>(p.steps.size())
+                                               ? " (" + p.steps[last.mount_step].what + ")"
+                                               : "") +
+                                          ": " + std::strerror(last.error);
+      if (stage == kExec) return Error{"cannot execute " + o.argv[0] + ": " + std::strerror(last.error)};
+      missing.push_back(std::string(tier.mount_ns ? "private root" : tier.namespaces ? "namespaces" : "sandbox") +
+                        ": " + why);
+      continue;
+    }
+    SandboxedChild child;
+    child.pid = static_cast<pid_t>(pid);
+    child.layers.user_namespace = tier.user_ns;
+    child.layers.pid_namespace = tier.namespaces;
+    child.layers.network_namespace = tier.namespaces;
+    child.layers.ipc_namespace = tier.namespaces;
+    child.layers.mount_namespace = tier.mount_ns;
+    child.layers.unprivileged = first.unprivileged;
+    child.layers.no_new_privs = first.no_new_privs;
+    child.layers.uid = first.uid;
+    child.layers.missing = missing;
+    if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the runner has refinery's uid and capabilities");
+    return child;
+  }
+  return Error{"cannot start a sandboxed process: " + join(missing, "; ")};
+}
+
+}  // namespace base

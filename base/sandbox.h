@@ -1,0 +1,76 @@
+// Starting an untrusted program inside a boundary: the runner of model code.
+//
+// spawn_sandboxed() clones a child into new PID, mount, network, IPC and UTS
+// namespaces (inside a new user namespace when the caller is not root),
+// builds it a root of its own on a tmpfs (system folders and the listed paths
+// bound read-only, a fresh /proc of its PID namespace, a /dev holding only
+// null, zero, full, random, urandom and the NVIDIA device nodes, one
+// size-capped scratch tmpfs at /tmp, which is also HOME and the working
+// folder), pivots into it and detaches the old root, starts a new session,
+// drops to an unprivileged identity (uid/gid `uid` when the caller is root;
+// otherwise the user namespace's root with every capability dropped and
+// SECBIT_NOROOT locked), sets no_new_privs, the resource limits and
+// PR_SET_PDEATHSIG, keeps only the descriptors named, and execs.
+//
+// The child is PID 1 of its namespace: when it ends, the kernel kills
+// everything it started, and it cannot see, signal or trace anything outside.
+// A layer the platform refuses (no user namespaces, say) is recorded in
+// SandboxLayers::missing and the child runs with the layers that did apply;
+// the caller decides whether such a run can be trusted.
+//
+// The syscall filter is not installed here: the runner installs it itself
+// (base/seccomp.h) after its own trusted set-up and before it loads model code.
+//
+// Call from any thread; the child's side does only system calls on data
+// prepared before the clone.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/result.h"
+#include "base/subprocess.h"
+
+namespace base {
+
+struct SandboxOptions {
+  std::vector<std::string> argv;       // argv[0]: absolute path of the program
+  std::vector<std::string> env;        // the child's whole environment
+  std::vector<std::string> read_only;  // more paths (folders or files) visible read-only at the same place
+  std::vector<std::pair<int, int>> fds;  // parent descriptor -> child descriptor (3 and up)
+  int stdout_fd = -1, stderr_fd = -1;  // the child's 1 and 2 (default /dev/null)
+  std::string root_dir;                // an empty folder, private to the caller, the new root is built on
+  uint64_t scratch_bytes = 256ull << 20;  // the /tmp tmpfs
+  unsigned uid = 65534, gid = 65534;   // the identity taken when the caller is root
+  std::vector<ResourceLimit> limits;
+};
+
+// What applied. `missing` names each layer that did not, with the reason.
+struct SandboxLayers {
+  bool user_namespace = false;   // a user namespace (when not root)
+  bool pid_namespace = false;
+  bool mount_namespace = false;  // and a private root built on it
+  bool network_namespace = false;
+  bool ipc_namespace = false;
+  bool unprivileged = false;     // another uid, or no capabilities
+  bool no_new_privs = false;
+  unsigned uid = 0;              // the child's uid as the host sees it
+  std::vector<std::string> missing;
+};
+
+struct SandboxedChild {
+  pid_t pid = -1;
+  SandboxLayers layers;
+};
+
+Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& options);
+
+// Folders holding the shared libraries this process has mapped (from
+// /proc/self/maps): what a child of the same program needs to see to load.
+std::vector<std::string> mapped_library_folders();
+
+}  // namespace base

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# On a GPU host: how small a kernel can be before its speedup stops being
+# repeatable. Copies level1/19 (ReLU) at sizes from 2^14 to 2^30 elements into
+# a scratch problems folder, evaluates the same honest kernel five times at
+# each, and prints per size the reference and candidate medians, the judge's
+# overhead and how many calls its clock raised, and the spread of the speedup
+# (max deviation from the median of the five).
+#
+#   bench/timing_floor.sh [BUILD_DIR] [REPEATS]     (default build-gpu, 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build-gpu}
+repeats=${2:-5}
+work=$(mktemp -d /tmp/refinery-floor-XXXXXX)
+mkdir -p "$work/problems/level4"
+results=$work/results.jsonl
+cand=tests/fixtures/candidates/relu_cuda_correct.cu
+for log2 in 14 16 18 20 22 24 26 28 30; do
+  dir=$work/problems/level4/${log2}_relu_2e${log2}
+  mkdir -p "$dir"
+  cp problems/level1/19_*/reference.cpp "$dir/"
+  d=$(( (1 << log2) / 1024 ))
+  sed -e "s/^name: relu/name: relu_2e${log2}/" -e "s/^level: 1/level: 4/" -e "s/^number: 19/number: ${log2}/" \
+      -e "s/full: {B: 4096, D: 393216}/full: {B: 1024, D: ${d}}/" problems/level1/19_*/spec.yaml > "$dir/spec.yaml"
+  for i in $(seq "$repeats"); do
+    "$bin/refinery" eval --problems "$work/problems" --problem "level4/${log2}" --candidate "$cand" \
+      --backend cuda --size full --json --cache-dir "$work/cache" > "$work/out.json"
+    python3 -c "import json,sys; j=json.load(open('$work/out.json')); j['log2']=$log2; print(json.dumps(j))" >> "$results"
+  done
+done
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print("%6s %10s %10s %10s %9s %8s %9s %8s" % ("elems", "ref_ms", "cand_ms", "claim_ms", "overhead", "floored", "speedup", "spread"))
+for log2 in sorted({r["log2"] for r in rows}):
+    rs = [r for r in rows if r["log2"] == log2 and r["status"] == "correct"]
+    if not rs:
+        print("2^%-4d no correct run: %s" % (log2, [r["message"] for r in rows if r["log2"] == log2][:1]))
+        continue
+    sp = [r["speedup"] for r in rs]
+    med = statistics.median(sp)
+    t = [r["timing"] for r in rs]
+    print("2^%-4d %10.4f %10.4f %10.4f %9.4f %8.1f %9.4f %7.2f%%" % (
+        log2, statistics.median(x["reference"]["median_ms"] for x in t),
+        statistics.median(x["candidate"]["median_ms"] for x in t),
+        statistics.median(x["claimed_median_ms"] for x in t),
+        statistics.median(x["judge_overhead_ms"] for x in t),
+        statistics.mean(x["floored_calls"] / max(1, x["candidate"]["trials"]) for x in t) * 100,
+        med, 100 * max(abs(s - med) for s in sp) / med))
+print("(floored: % of the candidate's timed calls where the judge's clock was above the runner's claim)")
+PY

@@ -1,0 +1,58 @@
+#include "eval/worker/channel.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <immintrin.h>
+
+namespace eval::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void futex_wait(std::atomic<uint32_t>& word, uint32_t seen, long ns) {
+  struct timespec t = {ns / 1000000000, ns % 1000000000};
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, &t, nullptr, 0);
+}
+
+}  // namespace
+
+bool wait_equal(std::atomic<uint32_t>& word, uint32_t value, std::chrono::nanoseconds spin,
+                const std::function<bool()>& alive) {
+  auto until = Clock::now() + spin;
+  unsigned n = 0;
+  while (word.load(std::memory_order_acquire) != value) {
+    if (Clock::now() < until) {
+      _mm_pause();
+      if (++n % 4096 == 0 && !alive()) return false;
+      continue;
+    }
+    uint32_t seen = word.load(std::memory_order_acquire);
+    if (seen == value) break;
+    futex_wait(word, seen, 2000000);
+    if (!alive()) return word.load(std::memory_order_acquire) == value;
+  }
+  return true;
+}
+
+uint32_t wait_change(std::atomic<uint32_t>& word, uint32_t value, std::chrono::nanoseconds spin) {
+  auto until = Clock::now() + spin;
+  uint32_t now;
+  while ((now = word.load(std::memory_order_acquire)) == value) {
+    if (Clock::now() < until) {
+      _mm_pause();
+      continue;
+    }
+    futex_wait(word, value, 100000000);
+  }
+  return now;
+}
+
+void post(std::atomic<uint32_t>& word, uint32_t value) {
+  word.store(value, std::memory_order_release);
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE, 1 << 30, nullptr, nullptr, 0);
+}
+
+}  // namespace eval::worker

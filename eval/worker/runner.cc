@@ -1,0 +1,230 @@
+#include "eval/worker/runner.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <torch/torch.h>
+
+#include "base/seccomp.h"
+#include "eval/shim.h"
+#include "eval/worker/arena.h"
+#include "eval/worker/channel.h"
+#include "eval/worker/compare.h"
+#include "eval/worker/device.h"
+#include "eval/worker/entry.h"
+#include "eval/worker/gpu_profiler.h"
+#include "eval/worker/inputs.h"
+
+namespace eval::worker {
+namespace {
+
+using namespace std::chrono_literals;
+
+void set_text(ControlBlock& b, const std::string& text) {
+  size_t n = std::min(text.size(), kReplyTextBytes - 1);
+  std::memcpy(b.text, text.data(), n);
+  b.text[n] = '\0';
+  b.text_bytes = static_cast<uint32_t>(n);
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  return out;
+}
+
+struct Runner {
+  ControlBlock* block = nullptr;
+  std::unique_ptr<Device> device;
+  std::unique_ptr<Arena> arena;
+  Entry entry = nullptr;
+  std::vector<ResolvedInput> specs;
+  std::vector<std::string> names;
+  std::vector<std::string> metrics;
+  int ordinal = 0;
+
+  base::Result<std::vector<at::Tensor>> views(const TensorSlot* slots, uint32_t count) {
+    std::vector<at::Tensor> out;
+    if (count > static_cast<uint32_t>(kMaxTensors)) return base::Error{"too many slots"};
+    for (uint32_t i = 0; i < count; ++i) {
+      const TensorSlot& s = slots[i];
+      if (s.ndim < 0 || s.ndim > kMaxDims) return base::Error{"bad slot rank"};
+      std::vector<int64_t> shape(s.shape, s.shape + s.ndim);
+      if (s.dtype < 0 || s.dtype >= static_cast<int32_t>(at::ScalarType::NumOptions)) return base::Error{"bad slot dtype"};
+      auto dtype = static_cast<at::ScalarType>(s.dtype);
+      uint64_t n = 1;
+      for (auto d : shape) {
+        if (d < 0) return base::Error{"bad slot shape"};
+        n *= static_cast<uint64_t>(d);
+      }
+      if (s.offset > arena->bytes() || n * c10::elementSize(dtype) > arena->bytes() - s.offset)
+        return base::Error{"slot outside the arena"};
+      out.push_back(arena->view(s.offset, shape, dtype));
+    }
+    return out;
+  }
+
+  base::Result<std::vector<at::Tensor>> inputs() {
+    TRY_ASSIGN(std::vector<at::Tensor> tensors, views(block->inputs, block->input_count));
+    std::vector<at::Tensor> out;
+    size_t next = 0;
+    for (const auto& in : specs) {
+      if (in.is_scalar) {
+        out.push_back(scalar_input(in));
+      } else {
+        if (next >= tensors.size()) return base::Error{"fewer input slots than tensor inputs"};
+        out.push_back(tensors[next++]);
+      }
+    }
+    return out;
+  }
+
+  Reply call() {
+    auto in = inputs();
+    if (!in) return set_text(*block, in.error().message), Reply::failed;
+    auto slots = views(block->outputs, block->output_count);
+    if (!slots) return set_text(*block, slots.error().message), Reply::failed;
+    std::vector<at::Tensor> actual;
+    auto t = device->time_call([&] { return invoke(entry, *in, actual); });
+    if (!t) return set_text(*block, t.error().message), Reply::failed;
+    block->stream_ms = t->stream_ms;
+    block->device_wide_ms = t->device_wide_ms;
+    block->host_ms = t->host_ms;
+    std::vector<at::Tensor> tensor_inputs;
+    std::vector<std::string> tensor_names;
+    for (size_t i = 0; i < specs.size(); ++i)
+      if (!specs[i].is_scalar) tensor_inputs.push_back((*in)[i]), tensor_names.push_back(names[i]);
+    if (auto m = check_no_alias(actual, tensor_inputs, tensor_names)) return set_text(*block, *m), Reply::rejected;
+    if (auto m = check_structure(actual, *slots)) return set_text(*block, *m), Reply::wrong_shape;
+    try {
+      for (size_t k = 0; k < actual.size(); ++k) (*slots)[k].copy_(actual[k]);
+    } catch (const std::exception& e) {
+      return set_text(*block, std::string("copying the outputs: ") + e.what()), Reply::failed;
+    }
+    if (auto s = device->synchronize(); !s) return set_text(*block, s.error().message), Reply::failed;
+    return Reply::ok;
+  }
+
+  Reply profile() {
+    auto in = inputs();
+    if (!in) return set_text(*block, in.error().message), Reply::failed;
+    std::vector<at::Tensor> scratch;
+    auto p = profile_with_cupti(
+        ordinal, metrics,
+        [&]() -> base::Status {
+          TRY(invoke(entry, *in, scratch));
+          return device->synchronize();
+        },
+        [] { return base::Status{}; });
+    if (!p) return set_text(*block, p.error().message), Reply::failed;
+    set_text(*block, to_json(*p).dump());
+    return Reply::ok;
+  }
+};
+
+}  // namespace
+
+nlohmann::json runner_job(const WorkerJob& job, uint64_t arena_bytes) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& in : job.inputs)
+    inputs.push_back({{"name", in.name}, {"scalar", in.is_scalar}, {"dtype", to_string(in.dtype)},
+                      {"shape", in.shape}, {"value", in.scalar_value}});
+  return {{"backend", to_string(job.backend)}, {"device", job.device},   {"threads", job.threads},
+          {"arena_bytes", arena_bytes},        {"inputs", inputs},        {"metrics", job.profile.metrics}};
+}
+
+// The runner is PID 1 of its namespace, and the kernel ignores the signals
+// such a process sends itself (abort()'s SIGABRT, a raise()) unless it
+// handles them: these handlers end it with 128 + the signal, which the judge
+// reports as that signal.
+static void exit_with_signal(int sig) { _exit(128 + sig); }
+
+int runner_main() {
+  for (int sig : {SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU})
+    signal(sig, exit_with_signal);
+  signal(SIGXFSZ, SIG_IGN);  // a write past the file-size cap fails (EFBIG) instead
+  Runner r;
+  void* mapped = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, kControlFd, 0);
+  if (mapped == MAP_FAILED) return 3;
+  r.block = static_cast<ControlBlock*>(mapped);
+  ControlBlock& b = *r.block;
+  auto hello = [&](Reply result, const std::string& text) {
+    b.result = static_cast<int32_t>(result);
+    set_text(b, text);
+    post(b.reply, 1);
+  };
+  nlohmann::json job;
+  Backend backend = Backend::cpu;
+  uint64_t arena_bytes = 0;
+  try {
+    job = nlohmann::json::parse(read_all(kRunnerJobFd));
+    close(kRunnerJobFd);
+    backend = job.at("backend").get<std::string>() == "cuda" ? Backend::cuda : Backend::cpu;
+    r.ordinal = job.at("device").get<int>();
+    arena_bytes = job.at("arena_bytes").get<uint64_t>();
+    r.metrics = job.at("metrics").get<std::vector<std::string>>();
+    for (const auto& in : job.at("inputs")) {
+      ResolvedInput spec;
+      spec.name = in.at("name").get<std::string>();
+      spec.is_scalar = in.at("scalar").get<bool>();
+      spec.dtype = *parse_dtype(in.at("dtype").get<std::string>());
+      spec.shape = in.at("shape").get<std::vector<int64_t>>();
+      spec.scalar_value = in.at("value").get<double>();
+      r.names.push_back(spec.name);
+      r.specs.push_back(std::move(spec));
+    }
+  } catch (const std::exception& e) {
+    hello(Reply::failed, std::string("the runner's job is malformed: ") + e.what());
+    return 2;
+  }
+  auto device = make_device(backend, r.ordinal, job.value("threads", 0));
+  if (!device) return hello(Reply::failed, device.error().message), 2;
+  r.device = std::move(device).value();
+  auto arena = Arena::open(backend, r.ordinal, kArenaFd, arena_bytes);
+  if (!arena) return hello(Reply::failed, arena.error().message), 2;
+  r.arena = std::move(arena).value();
+  // The filter goes on before any model code is in the process, and the judge
+  // reads whether it did before it lets the candidate load.
+  auto filtered = base::install_runner_filter(false);
+  b.filtered = filtered ? 1 : 0;
+  hello(Reply::ok, filtered ? "" : filtered.error().message);
+
+  // Requests are numbered from 2 (the hello was reply 1), and none is sent
+  // before the hello: the word still holds its initial 0.
+  uint32_t last = 0;
+  auto spin = 50us;
+  for (;;) {
+    uint32_t n = wait_change(b.request, last, spin);
+    spin = 50us;
+    Reply result = Reply::ok;
+    switch (static_cast<Command>(b.command)) {
+      case Command::load: {
+        void* handle = dlopen(("/proc/self/fd/" + std::to_string(kCandidateFd)).c_str(), RTLD_NOW | RTLD_LOCAL);
+        void* symbol = handle ? dlsym(handle, kEntrySymbol) : nullptr;
+        if (!handle) {
+          result = Reply::load_failed;
+          set_text(b, std::string("candidate library failed to load: ") + dlerror());
+        } else if (!symbol) {
+          result = Reply::load_failed;
+          set_text(b, std::string("candidate library has no entry point ") + kEntrySymbol);
+        }
+        r.entry = reinterpret_cast<Entry>(symbol);
+        break;
+      }
+      case Command::arm: spin = 1s; break;
+      case Command::call: result = r.entry ? r.call() : Reply::failed; break;
+      case Command::profile: result = r.entry ? r.profile() : Reply::failed; break;
+      case Command::exit: _exit(0);
+      default: result = Reply::failed; set_text(b, "unknown command"); break;
+    }
+    b.result = static_cast<int32_t>(result);
+    post(b.reply, n);
+    last = n;
+  }
+}
+
+}  // namespace eval::worker

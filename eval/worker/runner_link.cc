@@ -1,0 +1,192 @@
+#include "eval/worker/runner_link.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "base/fs.h"
+#include "base/sha256.h"
+#include "eval/worker/runner.h"
+
+namespace eval::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+base::Result<int> memfd_with(const std::string& name, const std::string& bytes, bool seal) {
+  int fd = memfd_create(name.c_str(), MFD_CLOEXEC | (seal ? MFD_ALLOW_SEALING : 0u));
+  if (fd < 0) return base::Error{std::string("memfd_create: ") + std::strerror(errno)};
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) {
+      close(fd);
+      return base::Error{std::string("writing ") + name + ": " + std::strerror(errno)};
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (seal && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+    close(fd);
+    return base::Error{std::string("sealing ") + name + ": " + std::strerror(errno)};
+  }
+  lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+}  // namespace
+
+base::Result<int> sealed_library(const std::string& path, const std::string& digest, const char* what) {
+  TRY_ASSIGN(std::string bytes, base::read_file(path));
+  std::string actual = base::sha256_hex(bytes);
+  if (digest.empty()) return base::Error{std::string("the job gives no digest for the ") + what + " library"};
+  if (actual != digest)
+    return base::Error{std::string("the ") + what + " library " + path + " does not match its digest (" +
+                       digest.substr(0, 16) + "..., found " + actual.substr(0, 16) + "...): the cache was changed"};
+  return memfd_with(std::string("refinery-") + what + ".so", bytes, true);
+}
+
+base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s) {
+  auto link = std::unique_ptr<RunnerLink>(new RunnerLink());
+  int control = memfd_create("refinery-control", MFD_CLOEXEC);
+  if (control < 0 || ftruncate(control, sizeof(ControlBlock)) != 0)
+    return base::Error{std::string("the control block: ") + std::strerror(errno)};
+  link->control_fd_ = control;
+  void* mapped = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, control, 0);
+  if (mapped == MAP_FAILED) return base::Error{std::string("mapping the control block: ") + std::strerror(errno)};
+  link->block_ = static_cast<ControlBlock*>(mapped);
+  TRY_ASSIGN(int job_fd, memfd_with("refinery-runner-job", s.job, false));
+
+  base::SandboxOptions o;
+  o.argv = {s.program, "--runner"};
+  o.env = s.env;
+  o.fds = {{control, kControlFd}, {s.arena->fd(), kArenaFd}, {s.candidate_fd, kCandidateFd}, {job_fd, kRunnerJobFd}};
+  o.stdout_fd = 1;
+  o.stderr_fd = 2;
+  o.root_dir = s.root_dir;
+  o.scratch_bytes = s.scratch_bytes;
+  o.read_only = base::mapped_library_folders();
+  o.limits = s.limits;
+  auto child = base::spawn_sandboxed(o);
+  close(job_fd);
+  if (!child) return child.error().wrap("starting the runner");
+  link->pid_ = child->pid;
+  link->layers_ = child->layers;
+  // The runner's first reply: its device, its arena and its filter are ready.
+  auto hello = link->exchange(false, Clock::now());
+  if (!hello) return base::Error{"the runner did not start: " + link->death()};
+  if (hello->result != Reply::ok) return base::Error{"the runner did not start: " + hello->text};
+  link->filtered_ = link->block_->filtered == 1;
+  link->filter_note_ = hello->text;
+  return link;
+}
+
+RunnerLink::~RunnerLink() {
+  if (pid_ > 0 && !exited_) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  if (block_) munmap(block_, sizeof(ControlBlock));
+  if (control_fd_ >= 0) close(control_fd_);
+}
+
+bool RunnerLink::alive() {
+  if (exited_) return false;
+  int status = 0;
+  pid_t w = waitpid(pid_, &status, WNOHANG | WUNTRACED);
+  if (w == pid_ && WIFSTOPPED(status)) {
+    // Stopped by itself (the judge's own stops are consumed in stop()): it will not answer.
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    exited_ = true;
+    self_stopped_ = true;
+    return false;
+  }
+  if (w == pid_) {
+    exited_ = true;
+    if (WIFSIGNALED(status)) signal_ = WTERMSIG(status);
+    if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+    // PID 1 of a namespace cannot be killed by its own signals; its handlers exit with 128 + the signal.
+    if (exit_code_ > 128 && exit_code_ < 128 + 32) signal_ = exit_code_ - 128;
+    return false;
+  }
+  return true;
+}
+
+std::string RunnerLink::death() const {
+  if (!exited_) return "the runner stopped answering";
+  if (self_stopped_) return "the runner stopped itself (" + base::describe_signal(SIGSTOP) + ") and was killed";
+  if (signal_) return "the runner was killed by " + base::describe_signal(signal_);
+  return "the runner exited with code " + std::to_string(exit_code_);
+}
+
+base::Result<RunnerAnswer> RunnerLink::exchange(bool spin, std::chrono::steady_clock::time_point t0) {
+  // seq_ is the number of the reply awaited; the first (the runner's hello) is 1.
+  bool ok = wait_equal(block_->reply, seq_, spin ? 10s : 20us, [this] { return alive(); });
+  double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (!ok) return base::Error{death()};
+  // Copy out once: the runner may keep writing the block.
+  RunnerAnswer a;
+  a.window_ms = ms;
+  int32_t result = block_->result;
+  a.result = result >= 0 && result <= static_cast<int32_t>(Reply::load_failed) ? static_cast<Reply>(result) : Reply::failed;
+  uint32_t n = std::min<uint32_t>(block_->text_bytes, kReplyTextBytes - 1);
+  a.text.assign(block_->text, strnlen(block_->text, n));
+  a.claimed = {block_->stream_ms, block_->device_wide_ms, block_->host_ms};
+  return a;
+}
+
+base::Result<RunnerAnswer> RunnerLink::ask(Command command, const std::vector<TensorSlot>& inputs,
+                                           const std::vector<TensorSlot>& outputs, bool spin) {
+  if (!alive()) return base::Error{death()};
+  ControlBlock& b = *block_;
+  b.command = static_cast<uint32_t>(command);
+  b.input_count = static_cast<uint32_t>(std::min<size_t>(inputs.size(), kMaxTensors));
+  std::copy_n(inputs.begin(), b.input_count, b.inputs);
+  b.output_count = static_cast<uint32_t>(std::min<size_t>(outputs.size(), kMaxTensors));
+  std::copy_n(outputs.begin(), b.output_count, b.outputs);
+  b.result = -1;
+  b.text_bytes = 0;
+  b.text[0] = '\0';
+  b.stream_ms = b.device_wide_ms = b.host_ms = 0;
+  ++seq_;
+  auto t0 = Clock::now();  // before the request is visible: the runner may start at once
+  post(b.request, seq_);
+  return exchange(spin, t0);
+}
+
+base::Result<RunnerAnswer> RunnerLink::timed_call(const std::vector<TensorSlot>& inputs,
+                                                  const std::vector<TensorSlot>& outputs, bool spin) {
+  TRY_ASSIGN(RunnerAnswer armed, ask(Command::arm, {}, {}, true));
+  (void)armed;
+  return ask(Command::call, inputs, outputs, spin);
+}
+
+void RunnerLink::stop() {
+  if (exited_ || stopped_) return;
+  if (kill(pid_, SIGSTOP) != 0) return;
+  siginfo_t info{};
+  while (waitid(P_PID, static_cast<id_t>(pid_), &info, WSTOPPED | WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+  }
+  if (info.si_code == CLD_STOPPED) {
+    // Consume the stop notification.
+    waitid(P_PID, static_cast<id_t>(pid_), &info, WSTOPPED | WNOHANG);
+    stopped_ = true;
+  } else {
+    alive();
+  }
+}
+
+void RunnerLink::resume() {
+  if (exited_ || !stopped_) return;
+  kill(pid_, SIGCONT);
+  stopped_ = false;
+}
+
+}  // namespace eval::worker

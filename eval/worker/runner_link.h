@@ -1,0 +1,91 @@
+// The judge's side of the runner: starts `refinery-worker --runner` in the
+// sandbox with the control block, the arena, the candidate library (a sealed
+// copy, checked against the compile cache's digest) and its job; then asks it
+// for calls, one at a time, with the judge's own clock around each.
+//
+// Between requests the runner is stopped (SIGSTOP, confirmed by waitid), so
+// nothing it left running, a spinning thread say, can share the cores with
+// the judge's reference or touch the arena while the judge reads it. A runner
+// that dies is reported with its signal; one that hangs is ended by the
+// driver's deadline, which kills the judge, whose death kills the runner
+// (PR_SET_PDEATHSIG; it is PID 1 of its namespace, so all it started goes
+// with it). The judge's main thread only.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/sandbox.h"
+#include "eval/worker/arena.h"
+#include "eval/worker/channel.h"
+#include "eval/worker/device.h"
+
+namespace eval::worker {
+
+struct RunnerStart {
+  std::string program;            // refinery-worker, absolute
+  std::string root_dir;           // an empty folder the sandbox's root is built on
+  int candidate_fd = -1;          // sealed copy of the candidate library
+  std::string job;                // runner_job(), as text
+  const Arena* arena = nullptr;
+  std::vector<std::string> env;
+  uint64_t scratch_bytes = 256ull << 20;
+  std::vector<base::ResourceLimit> limits;
+};
+
+// What the runner answered, and how long the judge saw it take.
+struct RunnerAnswer {
+  Reply result = Reply::failed;
+  std::string text;
+  CallTime claimed;        // the runner's own clock: a claim
+  double window_ms = 0;    // the judge's clock, request to reply
+};
+
+class RunnerLink {
+ public:
+  static base::Result<std::unique_ptr<RunnerLink>> start(const RunnerStart& start);
+  ~RunnerLink();
+
+  const base::SandboxLayers& layers() const { return layers_; }
+  bool filtered() const { return filtered_; }
+  const std::string& filter_note() const { return filter_note_; }
+
+  // One request. `spin`: wait by spinning (a core is free) rather than sleeping.
+  // An Error means the runner is gone; death() then says how.
+  base::Result<RunnerAnswer> ask(Command command, const std::vector<TensorSlot>& inputs,
+                                 const std::vector<TensorSlot>& outputs, bool spin);
+  // A timed call: arm, then call with the judge's clock around it.
+  base::Result<RunnerAnswer> timed_call(const std::vector<TensorSlot>& inputs,
+                                        const std::vector<TensorSlot>& outputs, bool spin);
+  std::string death() const;
+  int death_signal() const { return signal_; }
+
+  void stop();    // SIGSTOP, and wait until it is stopped
+  void resume();  // SIGCONT
+
+ private:
+  RunnerLink() = default;
+  bool alive();
+  base::Result<RunnerAnswer> exchange(bool spin, std::chrono::steady_clock::time_point t0);
+
+  pid_t pid_ = -1;
+  bool exited_ = false, stopped_ = false, self_stopped_ = false;
+  int signal_ = 0, exit_code_ = 0;
+  ControlBlock* block_ = nullptr;
+  int control_fd_ = -1;
+  uint32_t seq_ = 1;
+  base::SandboxLayers layers_;
+  bool filtered_ = false;
+  std::string filter_note_;
+};
+
+// A sealed in-memory copy of the library at `path`, after checking its
+// SHA-256 against `digest`; the descriptor to dlopen through /proc/self/fd.
+base::Result<int> sealed_library(const std::string& path, const std::string& digest, const char* what);
+
+}  // namespace eval::worker
