@@ -7,6 +7,7 @@
 #   bench/gpu_session.sh attacks    the attack suite on the cuda backend
 #   bench/gpu_session.sh figures    eval_breakdown.sh and timing_floor.sh
 #   bench/gpu_session.sh all        all three
+#   bench/gpu_session.sh final      attacks, figures, then tests, each cut to fit one 10-minute call
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/refinery-gpu}
@@ -22,8 +23,10 @@ if ! { time scripts/gpu-host.sh build; } > "$out/build.log" 2>&1; then
   exit 1
 fi
 tail -4 "$out/build.log"
-step doctor
-timeout 120 build-gpu/refinery doctor --backend cuda 2>&1 | tee "$out/doctor.log"
+if [ "$stage" != final ]; then
+  step doctor
+  timeout 120 build-gpu/refinery doctor --backend cuda 2>&1 | tee "$out/doctor.log"
+fi
 step "one full-size evaluation"
 timeout 180 build-gpu/refinery eval --problem level1/19 --candidate tests/fixtures/candidates/relu_cuda_correct.cu \
   --backend cuda --size full --json > "$out/eval_full.json" 2> "$out/eval_full.err"
@@ -38,6 +41,16 @@ if t:
         t["candidate"]["median_ms"], t["claimed_median_ms"], t["judge_overhead_ms"], t["floored_calls"],
         t["candidate"]["trials"], t["checked_calls"], t["reference"]["median_ms"]))
 PY
+if [ "$stage" = final ]; then
+  step "tests/gpu: attacks"
+  timeout 230 build-gpu/tests/refinery_gpu_tests -ts='attacks*' 2>&1 | tee "$out/gpu_attacks.log" | tail -25
+  step "eval_breakdown"
+  timeout 110 bench/eval_breakdown.sh 2>&1 | tee "$out/breakdown.log" | tail -22
+  step "timing_floor"
+  REFINERY_FLOOR_SIZES="14 18 22 26 30" timeout 110 bench/timing_floor.sh build-gpu 5 2>&1 | tee "$out/floor.log" | tail -10
+  step "tests/gpu: eval and profile"
+  timeout 120 build-gpu/tests/refinery_gpu_tests -ts='eval end to end*,*profil*' 2>&1 | tee "$out/gpu_tests.log" | tail -30
+fi
 case "$stage" in
   tests|all)
     step "tests/gpu: eval and profile"

@@ -7,6 +7,7 @@
 # (max deviation from the median of the five).
 #
 #   bench/timing_floor.sh [BUILD_DIR] [REPEATS]     (default build-gpu, 5)
+#   REFINERY_FLOOR_SIZES="14 20 26" picks the log2 sizes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build-gpu}
@@ -15,7 +16,7 @@ work=$(mktemp -d /tmp/refinery-floor-XXXXXX)
 mkdir -p "$work/problems/level4"
 results=$work/results.jsonl
 cand=tests/fixtures/candidates/relu_cuda_correct.cu
-for log2 in 14 16 18 20 22 24 26 28 30; do
+for log2 in ${REFINERY_FLOOR_SIZES:-14 16 18 20 22 24 26 28 30}; do
   dir=$work/problems/level4/${log2}_relu_2e${log2}
   mkdir -p "$dir"
   cp problems/level1/19_*/reference.cpp "$dir/"

@@ -130,6 +130,12 @@ Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettin
     p = std::move(parsed).value();
   }
   if (run && run->profile) p.device = run->profile->device;
+  if (p.candidate.kernels.empty() && !p.reference.kernels.empty()) {
+    // ncu follows the judge, not the runner it starts in a sandbox of its own.
+    std::string note = "ncu profiles the judge's process only: the candidate runs in the sandboxed runner, "
+                       "out of ncu's reach, so only the reference's kernels are here (the cupti profiler has both)";
+    p.counters_note = p.counters_note.empty() ? note : p.counters_note + "; " + note;
+  }
   p.overhead_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return p;
 }

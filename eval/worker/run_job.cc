@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <torch/torch.h>
 
 #include "base/fs.h"
@@ -124,11 +125,6 @@ std::vector<std::string> runner_environment(const WorkerJob& job) {
                                  "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "LD_LIBRARY_PATH",
                                  "OMP_NUM_THREADS", "LANG", "LC_ALL"};
     bool keep = std::find(std::begin(kept), std::end(kept), key) != std::end(kept);
-    // Under Nsight Compute, its injection must reach the runner too.
-    if ((base::starts_with(key, "CUDA_INJECTION64_PATH") ||
-                                      base::starts_with(key, "NV_") || base::starts_with(key, "NVTX_") ||
-                                      key == "LD_PRELOAD"))
-      keep = true;
     if (keep) env.push_back(kv);
   }
   return env;
@@ -145,6 +141,30 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// How long this process takes to wake from a futex another thread posts:
+// the median of a few rounds, measured by the judge on itself.
+double futex_wake_latency_ms() {
+  std::atomic<uint32_t> word{0};
+  std::atomic<int64_t> posted_ns{0};
+  std::vector<double> waits;
+  std::thread poster([&] {
+    for (uint32_t i = 1; i <= 15; ++i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+      posted_ns.store(Clock::now().time_since_epoch().count());
+      post(word, i);
+      while (word.load() == i) std::this_thread::yield();  // the waiter acknowledges with i + 1000
+    }
+  });
+  for (uint32_t i = 1; i <= 15; ++i) {
+    wait_equal(word, i, std::chrono::nanoseconds(0), [] { return true; });
+    int64_t now = Clock::now().time_since_epoch().count();
+    waits.push_back(static_cast<double>(now - posted_ns.load()) / 1e6);
+    word.store(i + 1000);
+  }
+  poster.join();
+  return median(waits);
 }
 
 nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
@@ -187,8 +207,8 @@ class Judge {
   std::optional<Outcome> time_both(const std::vector<at::Tensor>& last_inputs);
   std::vector<at::Tensor> fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick, uint64_t seed) const;
   void profile(const std::vector<at::Tensor>& inputs, int region);
-  // A profile-only job under Nsight Compute: one warm-up call of each, then the
-  // window ncu profiles. The verdict was given by the evaluation before this one.
+  // A profile-only job under Nsight Compute: a warm-up call of the reference,
+  // then the window ncu profiles. The verdict was given by the evaluation before this one.
   Outcome profile_for_ncu();
 
   const WorkerJob& job_;
@@ -204,6 +224,7 @@ class Judge {
   std::unique_ptr<Arena> arena_;
   std::unique_ptr<RunnerLink> runner_;
   std::vector<at::Tensor> in_views_[2], out_views_;
+  at::Tensor probe_;
 };
 
 std::optional<Outcome> Judge::start_runner(const std::vector<at::Tensor>& inputs,
@@ -299,7 +320,8 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // a generator the runner never sees.
   std::mt19937_64 pick(job_.timing_seed ^ 0x5bd1e995a1b2c3d4ull);
   std::vector<CallTime> ref_calls, claims;
-  std::vector<double> ref_windows, cand_windows;
+  std::vector<double> ref_windows, cand_windows, probe_after_ref, probe_after_cand;
+  probe_ = at::zeros({1}, at::TensorOptions().device(where_));
   double spent_ms = 0;
   int checked = 0;
   // Fresh inputs for every timed call, at alternating places: one set drawn
@@ -347,12 +369,31 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       spent_ms += a.window_ms;
       return std::nullopt;
     };
+    // A one-element write and a sync in the judge's own context, after each
+    // side: after the candidate it also pays for the GPU's switch back from
+    // the runner's context, which the reference's window never contains.
+    auto probe = [&](std::vector<double>& into) -> base::Status {
+      auto t0 = Clock::now();
+      probe_.fill_(static_cast<double>(trial));
+      TRY(device_->synchronize());
+      into.push_back(ms_since(t0));
+      return {};
+    };
+    auto reference_then_probe = [&]() -> base::Status {
+      TRY(measure_reference());
+      return probe(probe_after_ref);
+    };
+    auto candidate_then_probe = [&]() -> std::optional<Outcome> {
+      if (auto end = measure_candidate()) return end;
+      if (auto s = probe(probe_after_cand); !s) return finish(Status::runtime_error, s.error().message);
+      return std::nullopt;
+    };
     if (trial % 2 == 0) {
-      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
-      if (auto end = measure_candidate()) return end;
+      if (auto s = reference_then_probe(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto end = candidate_then_probe()) return end;
     } else {
-      if (auto end = measure_candidate()) return end;
-      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto end = candidate_then_probe()) return end;
+      if (auto s = reference_then_probe(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
     }
     if (trial < 2 || pick() % 4 == 0) {
       ++checked;
@@ -379,7 +420,13 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   std::vector<double> ref_series = choose_series(ref_calls, &ref_wide);
   std::vector<double> gaps;
   for (size_t i = 0; i < ref_series.size(); ++i) gaps.push_back(ref_windows[i] - ref_series[i]);
-  const double overhead = std::max(0.0, median(gaps));
+  // The overhead of a window the judge's clock cannot see past: its own around
+  // the reference, plus what switching to the runner's context costs.
+  const double switch_ms = std::max(0.0, median(probe_after_cand) - median(probe_after_ref));
+  // On cpu the judge sleeps on the reply (a spin would take a core from the
+  // candidate): its own wake-up latency is in the window too.
+  const double wake_ms = job_.backend == Backend::cpu ? futex_wake_latency_ms() : 0.0;
+  const double overhead = std::max(0.0, median(gaps)) + switch_ms + wake_ms;
   for (auto& c : claims)
     for (double* v : {&c.stream_ms, &c.device_wide_ms, &c.host_ms})
       if (!std::isfinite(*v) || *v < 0) *v = 0;
@@ -493,26 +540,17 @@ void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
 }
 
 Outcome Judge::profile_for_ncu() {
+  // Nsight Compute follows this process, not the runner it would start in a
+  // sandbox of its own: only the reference (and the marker) run here.
   std::vector<at::Tensor> inputs, expected;
-  RunnerAnswer a;
   try {
     inputs = draw_inputs(job_.inputs, job_.timing_seed, where_);
   } catch (const std::exception& e) {
     return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
   }
-  if (auto s = call(reference_, *device_, inputs, expected); !s)
-    return finish(Status::runtime_error, "the reference failed: " + s.error().message);
-  if (auto end = start_runner(inputs, expected)) return *end;
-  if (auto s = stage(inputs, 0); !s) return finish(Status::runtime_error, s.error().message);
-  std::optional<Outcome> end;
-  auto run_candidate = [&]() -> base::Status {
-    end = candidate_call(0, false, "the profiled call", &a);
-    return end ? base::Status(base::Error{end->message}) : base::Status{};
-  };
   auto run_reference = [&] { return call(reference_, *device_, inputs, expected); };
-  base::Status s = run_candidate();
-  if (s) s = run_reference();
-  if (s) s = profile_window_for_ncu(run_candidate, run_reference);
+  base::Status s = run_reference();
+  if (s) s = profile_window_for_ncu([] { return base::Status{}; }, run_reference);
   o_.profile = Profile{};  // ncu gives the kernels; the judge gives the device's limits
   o_.profile->tool = "ncu";
   o_.profile->device = device_limits(job_.device);

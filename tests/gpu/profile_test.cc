@@ -107,7 +107,7 @@ TEST_SUITE("profile, cuda backend") {
             p.overhead_ms, " ms\n", profiler::summarize(p));
   }
 
-  TEST_CASE("ncu: the adapter parses a real ncu run, and CUPTI agrees with it") {
+  TEST_CASE("ncu: the adapter parses a real ncu run of the judge; the sandboxed candidate is out of its reach") {
     if (base::find_on_path("ncu").empty()) {
       MESSAGE("ncu is not on PATH; the ncu adapter is not checked here");
       return;
@@ -117,23 +117,18 @@ TEST_SUITE("profile, cuda backend") {
     REQUIRE(by_ncu.profile.has_value());
     const auto& n = *by_ncu.profile;
     REQUIRE_MESSAGE(n.tool == "ncu", n.counters_note);
-    REQUIRE_MESSAGE(n.candidate.kernels.size() == 1, n.counters_note);
     CHECK_FALSE(n.reference.kernels.empty());
+    CHECK(n.candidate.kernels.empty());
+    CHECK(n.counters_note.find("out of ncu's reach") != std::string::npos);
     auto by_cupti = profiled("cupti");
     REQUIRE(by_cupti.profile.has_value());
-    const auto* c = find_kernel(by_cupti.profile->candidate, "relu_vec4");
-    const auto* k = find_kernel(n.candidate, "relu_vec4");
-    REQUIRE(c);
-    REQUIRE(k);
-    CHECK(k->registers == c->registers);
-    CHECK(k->grid[0] == c->grid[0]);
-    CHECK(k->block[0] == c->block[0]);
-    for (const std::string m : {eval::metric::dram_bytes_per_second, eval::metric::memory_throughput}) {
-      const double a = metric(*c, m), b = metric(*k, m);
-      CHECK_MESSAGE(std::abs(a - b) / b < 0.10, m, ": cupti ", a, " vs ncu ", b);
-      MESSAGE(m, ": cupti ", a, ", ncu ", b);  // a std::string, so doctest prints the name, not a pointer
-    }
-    MESSAGE("duration: cupti activity ", c->duration_us, " us, ncu ", k->duration_us, " us; ncu run added ",
-            n.overhead_ms, " ms\n", profiler::summarize(n));
+    REQUIRE_FALSE(by_cupti.profile->reference.kernels.empty());
+    const auto& c = by_cupti.profile->reference.kernels.front();
+    const auto& k = n.reference.kernels.front();
+    CHECK(k.registers == c.registers);
+    CHECK(k.grid[0] == c.grid[0]);
+    CHECK(k.block[0] == c.block[0]);
+    MESSAGE("reference kernel: cupti activity ", c.duration_us, " us, ncu ", k.duration_us, " us; ncu run added ",
+            n.overhead_ms, " ms");
   }
 }
