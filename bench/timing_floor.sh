@@ -28,6 +28,14 @@ for log2 in ${REFINERY_FLOOR_SIZES:-14 16 18 20 22 24 26 28 30}; do
       --backend cuda --size full --json --cache-dir "$work/cache" > "$work/out.json"
     python3 -c "import json,sys; j=json.load(open('$work/out.json')); j['log2']=$log2; print(json.dumps(j))" >> "$results"
   done
+  python3 -c "
+import json, statistics
+rs = [json.loads(l) for l in open('$results') if json.loads(l)['log2'] == $log2 and json.loads(l)['status'] == 'correct']
+sp = [r['speedup'] for r in rs]
+if sp:
+    m = statistics.median(sp)
+    print('2^$log2: ref %.4f ms, speedups %s, spread %.2f%%' % (rs[0]['reference_ms'], ' '.join('%.4f' % s for s in sp), 100 * max(abs(s - m) for s in sp) / m), flush=True)
+"
 done
 python3 - "$results" <<'PY'
 import json, statistics, sys

@@ -144,10 +144,18 @@ TEST_SUITE(ATTACK_SUITE) {
     check_unharmed();
   }
 
-  TEST_CASE("7. a time the runner forges is contradicted by the judge's clock") {
+  TEST_CASE("7. a time the runner forges buys nothing: the judge's clock bounds it or contradicts it") {
     auto o = attacks::evaluator().run("level1/19", fixture("attack_forge_timing.cpp"));
-    CHECK(o.status == Status::rejected);
-    CHECK(o.message.find("a reported time the judge's clock contradicts") != std::string::npos);
+    // Where the call is long enough for the judge to tell, the claim is contradicted;
+    // where it is not (a tiny kernel), every call counts what the judge's clock saw.
+    if (o.status == Status::rejected) {
+      CHECK(o.message.find("a reported time the judge's clock contradicts") != std::string::npos);
+    } else {
+      REQUIRE_MESSAGE(o.status == Status::correct, o.message);
+      REQUIRE(o.timing.has_value());
+      CHECK(o.timing->floored_calls == o.timing->candidate.trials);
+      CHECK(o.timing->claimed_median_ms < o.timing->candidate.median_ms);
+    }
     check_unharmed();
   }
 

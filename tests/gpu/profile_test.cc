@@ -117,7 +117,7 @@ TEST_SUITE("profile, cuda backend") {
     REQUIRE(by_ncu.profile.has_value());
     const auto& n = *by_ncu.profile;
     REQUIRE_MESSAGE(n.tool == "ncu", n.counters_note);
-    CHECK_FALSE(n.reference.kernels.empty());
+    REQUIRE_FALSE_MESSAGE(n.reference.kernels.empty(), n.counters_note);
     CHECK(n.candidate.kernels.empty());
     CHECK(n.counters_note.find("out of ncu's reach") != std::string::npos);
     auto by_cupti = profiled("cupti");
