@@ -22,11 +22,11 @@
 #include "eval/worker/entry.h"
 #include "eval/worker/gpu_profiler.h"
 #include "eval/worker/inputs.h"
+#include "eval/worker/judge_setup.h"
 #include "eval/worker/runner.h"
 #include "eval/worker/runner_link.h"
 #include "eval/worker/timing.h"
 
-extern char** environ;
 
 namespace eval::worker {
 namespace {
@@ -68,68 +68,6 @@ base::Status call(Entry entry, Device& device, const std::vector<at::Tensor>& in
   return device.synchronize();
 }
 
-TensorSlot slot_for(const at::Tensor& t, uint64_t offset) {
-  TensorSlot s;
-  s.offset = offset;
-  s.dtype = static_cast<int32_t>(t.scalar_type());
-  s.ndim = static_cast<int32_t>(std::min<int64_t>(t.dim(), kMaxDims));
-  for (int i = 0; i < s.ndim; ++i) s.shape[i] = t.size(i);
-  return s;
-}
-
-uint64_t bytes_of(const at::Tensor& t) { return static_cast<uint64_t>(t.numel()) * t.element_size(); }
-
-// Where everything the runner sees lives: the tensor inputs twice (calls
-// alternate between the two places), then one slot per output.
-struct Layout {
-  std::vector<TensorSlot> inputs[2];
-  std::vector<TensorSlot> outputs;
-  uint64_t outputs_offset = 0, bytes = 0;
-};
-
-Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs) {
-  Layout l;
-  uint64_t region = 0;
-  for (const auto& t : inputs) region += align_slot(bytes_of(t));
-  for (int r = 0; r < 2; ++r) {
-    uint64_t at = r * region;
-    for (const auto& t : inputs) {
-      l.inputs[r].push_back(slot_for(t, at));
-      at += align_slot(bytes_of(t));
-    }
-  }
-  l.outputs_offset = 2 * region;
-  uint64_t at = l.outputs_offset;
-  for (const auto& t : outputs) {
-    l.outputs.push_back(slot_for(t, at));
-    at += align_slot(bytes_of(t));
-  }
-  l.bytes = at;
-  return l;
-}
-
-std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots) {
-  std::vector<at::Tensor> out;
-  for (const auto& s : slots)
-    out.push_back(arena.view(s.offset, std::vector<int64_t>(s.shape, s.shape + s.ndim),
-                             static_cast<at::ScalarType>(s.dtype)));
-  return out;
-}
-
-std::vector<std::string> runner_environment(const WorkerJob& job) {
-  std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp"};
-  for (char** e = environ; e && *e; ++e) {
-    std::string kv = *e;
-    std::string key = kv.substr(0, kv.find('='));
-    static const char* kept[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
-                                 "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "LD_LIBRARY_PATH",
-                                 "OMP_NUM_THREADS", "LANG", "LC_ALL"};
-    bool keep = std::find(std::begin(kept), std::end(kept), key) != std::end(kept);
-    if (keep) env.push_back(kv);
-  }
-  return env;
-}
-
 std::string self_path() {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -165,17 +103,6 @@ double futex_wake_latency_ms() {
   }
   poster.join();
   return median(waits);
-}
-
-nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
-                               std::vector<std::string>* missing) {
-  *missing = l.missing;
-  if (!filtered) missing->push_back("syscall filter: " + (filter_note.empty() ? "not installed" : filter_note));
-  return {{"user_namespace", l.user_namespace}, {"pid_namespace", l.pid_namespace},
-          {"mount_namespace", l.mount_namespace}, {"network_namespace", l.network_namespace},
-          {"ipc_namespace", l.ipc_namespace},     {"unprivileged", l.unprivileged},
-          {"no_new_privs", l.no_new_privs},       {"seccomp", filtered},
-          {"uid", l.uid},                          {"missing", *missing}};
 }
 
 // The judge's evaluation: state shared by its phases.

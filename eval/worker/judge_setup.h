@@ -1,0 +1,40 @@
+// What the judge prepares before the runner starts: where each tensor lives
+// in the arena, the runner's environment, and how the sandbox that applied is
+// described in the result. Pure functions; the judge's main thread.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "base/sandbox.h"
+#include "eval/job.h"
+#include "eval/worker/arena.h"
+#include "eval/worker/channel.h"
+
+namespace eval::worker {
+
+// Where everything the runner sees lives: the tensor inputs twice (calls
+// alternate between the two places), then one slot per output.
+struct Layout {
+  std::vector<TensorSlot> inputs[2];
+  std::vector<TensorSlot> outputs;
+  uint64_t outputs_offset = 0, bytes = 0;
+};
+
+Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs);
+
+// Views of the arena at the slots.
+std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots);
+
+// The runner's whole environment: a PATH, HOME and TMPDIR of its own, and the
+// few device and locale variables of this process.
+std::vector<std::string> runner_environment(const WorkerJob& job);
+
+// The result's "sandbox" object; `missing` gets every layer that did not apply.
+nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
+                               std::vector<std::string>* missing);
+
+}  // namespace eval::worker
