@@ -118,6 +118,13 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
     }
   };
   steps.push_back({MountStep::tmpfs, root, "size=8m,mode=0755", MS_NOSUID, "the root tmpfs"});
+  // The scratch /tmp first: what is bound below it (a build folder under /tmp)
+  // must land on top of it, not under it.
+  steps.push_back({MountStep::make_dir, root + "/tmp", "", 0, "/tmp"});
+  steps.push_back({MountStep::tmpfs, root + "/tmp",
+                   "size=" + std::to_string(std::max<uint64_t>(o.scratch_bytes, 1 << 20)) + ",mode=1777",
+                   MS_NOSUID | MS_NODEV, "/tmp"});
+  made.insert("/tmp");
 
   // System folders and links as they are on the host (/lib -> usr/lib on merged-usr systems).
   std::vector<std::string> binds;
@@ -175,17 +182,13 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
     if (stat(host.c_str(), &st) != 0) continue;
     bool dir = S_ISDIR(st.st_mode);
     steps.push_back({dir ? MountStep::make_dir : MountStep::make_file, root + host, "", 0, host});
-    steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? MS_REC : 0ul), host});
+    steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? static_cast<unsigned long>(MS_REC) : 0ul), host});
   }
   steps.push_back({MountStep::make_link, root + "/dev/fd", "/proc/self/fd", 0, "/dev/fd"});
   steps.push_back({MountStep::make_dir, root + "/dev/shm", "", 0, "/dev/shm"});
   steps.push_back({MountStep::tmpfs, root + "/dev/shm", "size=64m,mode=1777", MS_NOSUID | MS_NODEV, "/dev/shm"});
   steps.push_back({MountStep::make_dir, root + "/proc", "", 0, "/proc"});
   steps.push_back({MountStep::proc, root + "/proc", "", MS_NOSUID | MS_NODEV | MS_NOEXEC, "/proc"});
-  steps.push_back({MountStep::make_dir, root + "/tmp", "", 0, "/tmp"});
-  steps.push_back({MountStep::tmpfs, root + "/tmp",
-                   "size=" + std::to_string(std::max<uint64_t>(o.scratch_bytes, 1 << 20)) + ",mode=1777",
-                   MS_NOSUID | MS_NODEV, "/tmp"});
   return steps;
 }
 

@@ -69,11 +69,6 @@ int ptxas_registers(const std::string& command, const std::string& source, const
   return -1;
 }
 
-const eval::KernelRecord* find_kernel(const eval::CallProfile& call, const std::string& name) {
-  for (const auto& k : call.kernels)
-    if (k.name.find(name) != std::string::npos) return &k;
-  return nullptr;
-}
 
 double metric(const eval::KernelRecord& k, const std::string& name) {
   auto it = k.metrics.find(name);
