@@ -35,8 +35,6 @@ eval_json cold "$cand"
 eval_json new-candidate "$variant"
 eval_json cached "$cand"
 for i in 1 2 3 4 5; do eval_json "repeat$i" "$cand"; done
-# One more, kept, so that ncu can replay the same job on the worker alone.
-eval_json kept "$cand" --keep --timing-trials 20
 
 python3 - "$results" <<'PY'
 import json, statistics, sys
@@ -59,28 +57,33 @@ print("speedup over 5 evaluations: median %.4f, min %.4f, max %.4f, max deviatio
     med, min(sp), max(sp), 100 * max(abs(s - med) for s in sp) / med))
 PY
 
-job=$(ls -d "$cache"/jobs/job-* | tail -1)
-if command -v ncu >/dev/null && [ -f "$job/job.kept.json" ]; then
-  ncu --clock-control none --metrics gpu__time_duration.sum --csv \
-    "$bin/refinery-worker" "$job/job.kept.json" > "$cache/ncu.csv" 2> "$cache/ncu.err" || tail -5 "$cache/ncu.err"
-  python3 - "$cache/ncu.csv" "$job/result.json" <<'PY'
-import csv, json, statistics, sys
-rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('"'))]
-by = {}
-for r in rows:
-    if r.get("Metric Name") != "gpu__time_duration.sum":
+# The medians against the profilers' kernel times, on the same full-size job:
+# ncu (gpu__time_duration.sum) follows the judge, so it times the reference's
+# kernels; the candidate runs in the sandbox, out of ncu's reach, and its
+# kernels' times come from CUPTI's activity records in the runner.
+for prof in ncu cupti; do
+  if [ "$prof" = ncu ] && ! command -v ncu >/dev/null; then echo "ncu is not on PATH"; continue; fi
+  "$bin/refinery" eval --problem level1/19 --candidate "$cand" --backend cuda --size full --json \
+    --cache-dir "$cache" --profiler "$prof" > "$cache/prof_$prof.json" 2> "$cache/prof_$prof.err" ||
+    tail -5 "$cache/prof_$prof.err"
+done
+python3 - "$results" "$cache" <<'PY'
+import json, os, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["label"].startswith("repeat")]
+cand = statistics.median(r["timing"]["candidate"]["median_ms"] for r in rows)
+ref = statistics.median(r["timing"]["reference"]["median_ms"] for r in rows)
+print("refinery medians over the 5 repeats: candidate %.4f ms, reference %.4f ms" % (cand, ref))
+for prof in ("ncu", "cupti"):
+    path = os.path.join(sys.argv[2], "prof_%s.json" % prof)
+    if not os.path.exists(path) or not os.path.getsize(path):
         continue
-    unit, v = r["Metric Unit"], float(r["Metric Value"].replace(",", ""))
-    v = v * {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3}.get(unit, 1.0)  # to ms
-    by.setdefault(r["Kernel Name"][:110], []).append(v)
-print("ncu gpu__time_duration.sum by kernel (ms): count, median")
-for name, vs in sorted(by.items(), key=lambda kv: -sum(kv[1])):
-    print("  %4d %10.4f  %s" % (len(vs), statistics.median(vs), name))
-res = json.load(open(sys.argv[2]))["timing"]
-print("refinery medians: candidate %.4f ms, reference %.4f ms (%d and %d trials)" % (
-    res["candidate"]["median_ms"], res["reference"]["median_ms"], res["candidate"]["trials"],
-    res["reference"]["trials"]))
+    p = json.load(open(path)).get("profile") or {}
+    for side, median in (("reference", ref), ("candidate", cand)):
+        ks = (p.get(side) or {}).get("kernels") or []
+        if not ks:
+            print("%-5s %-9s no kernels (%s)" % (prof, side, (p.get("counters_note") or "")[:160]))
+            continue
+        total = sum(k["duration_us"] for k in ks) / 1000
+        print("%-5s %-9s %d kernels, %.4f ms in all; refinery's median is %+.2f%% of it" % (
+            prof, side, len(ks), total, 100 * (median - total) / total))
 PY
-else
-  echo "ncu or the kept job is missing; skipping the ncu comparison"
-fi

@@ -27,6 +27,9 @@ struct TimingOptions {
   int max_trials = 100;
   double target_seconds = 2.0;  // stop after min_trials once this much time is spent
   bool flush_cache = true;      // flush L2 (cuda) or the last-level cache (cpu) before each trial
+  // A trial's calls run back to back, each on inputs of its own, until one
+  // window holds about this much: the judge's fixed cost per window is shared.
+  double batch_ms = 2.0;
 };
 
 // The profiling phase (cuda only, after timing, for a correct candidate):

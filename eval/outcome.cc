@@ -200,6 +200,7 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "judge_overhead_ms")) TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
   if (auto* v = member(j, "floored_calls")) TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
   if (auto* v = member(j, "checked_calls")) TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
+  if (auto* v = member(j, "batch_calls")) TRY(as_integer(*v, "timing.batch_calls", 1, 1 << 20, t.batch_calls));
   // The worker's rule (eval/worker/timing.cc): reference median / candidate median, or 0.
   const double expected = t.candidate.median_ms > 0 ? t.reference.median_ms / t.candidate.median_ms : 0;
   if (!(std::abs(t.speedup - expected) <= 1e-6 * expected))
@@ -212,7 +213,7 @@ base::Status read_timing(const json& j, Timing& t) {
 base::Status check_verdict(const Outcome& o) {
   if (o.status != Status::correct) return {};
   if (!o.timing) {
-    if (o.message == kTimingDisabledMessage) return {};
+    if (o.message == kTimingDisabledMessage || o.message == kProfiledMessage) return {};
     return malformed("timing", "is missing from a correct result");
   }
   if (!(o.timing->reference.median_ms > 0)) return malformed("timing.reference.median_ms", "is not positive");
@@ -293,7 +294,8 @@ json to_json(const Outcome& o) {
                    {"claimed_median_ms", o.timing->claimed_median_ms},
                    {"judge_overhead_ms", o.timing->judge_overhead_ms},
                    {"floored_calls", o.timing->floored_calls},
-                   {"checked_calls", o.timing->checked_calls}};
+                   {"checked_calls", o.timing->checked_calls},
+                   {"batch_calls", o.timing->batch_calls}};
   }
   j["output_shapes"] = o.output_shapes;
   if (o.signal) j["signal"] = o.signal;

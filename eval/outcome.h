@@ -71,14 +71,16 @@ struct Timing {
   std::string clock;             // "cuda_events" or "steady_clock"
   bool device_wide = false;      // a device-wide end was needed (work on other streams)
   bool l2_flushed = false;
-  // The judge's bound on the candidate (DESIGN.md, "Judge and runner"): the
-  // runner's own median claim, the judge's in-process overhead of a call
-  // (measured on the reference), how many calls the judge's clock raised
-  // above the claim, and how many timed calls had their outputs checked.
+  // The judge's bound on the candidate (docs/judge-and-runner.md): the
+  // runner's own median claim, the judge's overhead of one batch (measured
+  // on the reference), how many calls the judge's clock raised above the
+  // claim, how many timed calls had their outputs checked, and how many calls
+  // each side made back to back in one window (each on inputs of its own).
   double claimed_median_ms = 0;
   double judge_overhead_ms = 0;
   int floored_calls = 0;
   int checked_calls = 0;
+  int batch_calls = 1;
 };
 
 struct CompileInfo {
@@ -113,6 +115,8 @@ struct Outcome {
 // The message of a correct outcome whose job had timing turned off: the one
 // correct outcome without timing.
 inline constexpr const char* kTimingDisabledMessage = "correct; timing disabled";
+// A profile-only job's (Nsight Compute's run): the verdict is the job's before it.
+inline constexpr const char* kProfiledMessage = "profiled under ncu";
 
 nlohmann::json to_json(const Outcome& outcome);
 // Decodes what to_json wrote, or what a hostile candidate wrote in its place:

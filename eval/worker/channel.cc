@@ -1,11 +1,16 @@
 #include "eval/worker/channel.h"
 
 #include <linux/futex.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <immintrin.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
 
 namespace eval::worker {
 namespace {
@@ -17,7 +22,43 @@ void futex_wait(std::atomic<uint32_t>& word, uint32_t seen, long ns) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, &t, nullptr, 0);
 }
 
+// A one-byte message with room for one descriptor.
+struct FdMessage {
+  char byte = 'a';
+  iovec io{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr m{};
+  FdMessage() {
+    m.msg_iov = &io;
+    m.msg_iovlen = 1;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+  }
+};
+
 }  // namespace
+
+base::Status send_fd(int socket, int fd) {
+  FdMessage msg;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg.m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  if (sendmsg(socket, &msg.m, MSG_NOSIGNAL | MSG_DONTWAIT) != 1) return base::Error{std::strerror(errno)};
+  return {};
+}
+
+base::Result<int> receive_fd(int socket) {
+  FdMessage msg;
+  if (recvmsg(socket, &msg.m, MSG_CMSG_CLOEXEC) != 1) return base::Error{std::string("no arena: ") + std::strerror(errno)};
+  cmsghdr* c = CMSG_FIRSTHDR(&msg.m);
+  if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
+    return base::Error{"no arena: the message carries no descriptor"};
+  int fd = -1;
+  std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  return fd;
+}
 
 bool wait_equal(std::atomic<uint32_t>& word, uint32_t value, std::chrono::nanoseconds spin,
                 const std::function<bool()>& alive) {

@@ -18,17 +18,21 @@
 #include <cstdint>
 #include <functional>
 
+#include "base/result.h"
+
 namespace eval::worker {
 
-inline constexpr int kMaxTensors = 64;
+inline constexpr int kMaxTensors = 64;  // per call
+inline constexpr int kMaxCalls = 256;   // per request (a timed batch), one place of the arena each
 inline constexpr int kMaxDims = 8;
 inline constexpr size_t kReplyTextBytes = 1 << 20;
 
 enum class Command : uint32_t {
   none,
+  attach,   // take the arena: its descriptor comes over the socket, its size in arena_bytes
   load,     // load the candidate (sent once its filter status is read)
   arm,      // spin for the next request: the next one is timed
-  call,     // call forward on the inputs named, copy the outputs into their slots
+  call,     // call forward once per place named, back to back, each copying its outputs into its slots
   profile,  // profile one call on the inputs named (CUPTI), reply with the JSON
   exit,
 };
@@ -53,14 +57,17 @@ struct ControlBlock {
   alignas(64) std::atomic<uint32_t> reply;
   // The request.
   alignas(64) uint32_t command;
-  uint32_t input_count;
-  TensorSlot inputs[kMaxTensors];  // the tensor inputs, in the spec's order
-  uint32_t output_count;
-  TensorSlot outputs[kMaxTensors];  // where the outputs go, as the reference shaped them
+  uint64_t arena_bytes;  // attach
+  uint32_t calls;        // call, profile: how many, one per place
+  uint32_t input_count;  // per call
+  TensorSlot inputs[kMaxCalls * kMaxTensors];  // call k's tensor inputs from k * input_count, in the spec's order
+  uint32_t output_count;                        // per call
+  TensorSlot outputs[kMaxCalls * kMaxTensors];  // call k's outputs go from k * output_count, as the reference shaped them
   // The reply.
   int32_t result;
   int32_t filtered;  // first reply: 1 when the syscall filter is in place
-  double stream_ms, device_wide_ms, host_ms;  // the runner's own clock; a claim, not a measurement
+  // Per call, the runner's own clock: a claim, not a measurement.
+  double stream_ms[kMaxCalls], device_wide_ms[kMaxCalls], host_ms[kMaxCalls];
   uint32_t text_bytes;
   char text[kReplyTextBytes];
 };
@@ -76,5 +83,11 @@ uint32_t wait_change(std::atomic<uint32_t>& word, uint32_t value, std::chrono::n
 
 // Stores `value` and wakes whoever sleeps on `word`.
 void post(std::atomic<uint32_t>& word, uint32_t value);
+
+// One descriptor over a Unix socket (SCM_RIGHTS): how the arena reaches a
+// runner that is already running. send_fd never blocks; receive_fd returns
+// the descriptor received, close-on-exec.
+base::Status send_fd(int socket, int fd);
+base::Result<int> receive_fd(int socket);
 
 }  // namespace eval::worker

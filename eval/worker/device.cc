@@ -115,6 +115,38 @@ class CudaDevice : public Device {
     t.host_ms = host;
     return t;
   }
+  base::Result<std::vector<CallTime>> time_calls(int n, const std::function<base::Status(int)>& call) override {
+    while (static_cast<int>(batch_events_.size()) < 3 * n) {
+      cudaEvent_t e;
+      CUDA_CHECK(cudaEventCreate(&e));
+      batch_events_.push_back(e);
+    }
+    std::vector<double> host(static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) {
+      cudaEvent_t* e = &batch_events_[3 * k];
+      auto t0 = Clock::now();
+      CUDA_CHECK(cudaEventRecord(e[0], 0));
+      TRY(call(k));
+      CUDA_CHECK(cudaEventRecord(e[1], 0));
+      CUDA_CHECK(cudaDeviceSynchronize());
+      host[k] = ms_since(t0);
+      CUDA_CHECK(cudaEventRecord(e[2], 0));
+    }
+    std::vector<CallTime> out;
+    if (n > 0) CUDA_CHECK(cudaEventSynchronize(batch_events_[3 * n - 1]));
+    for (int k = 0; k < n; ++k) {
+      cudaEvent_t* e = &batch_events_[3 * k];
+      CallTime t;
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
+      t.stream_ms = ms;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[2]));
+      t.device_wide_ms = ms;
+      t.host_ms = host[k];
+      out.push_back(t);
+    }
+    return out;
+  }
   std::string clock_name() const override { return "cuda_events"; }
   nlohmann::json describe() const override {
     auto j = common_versions();
@@ -142,6 +174,7 @@ class CudaDevice : public Device {
   size_t flush_bytes_ = 0;
   unsigned char flush_value_ = 0;
   cudaEvent_t start_{}, stream_end_{}, device_end_{};
+  std::vector<cudaEvent_t> batch_events_;
 };
 #endif
 

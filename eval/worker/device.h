@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "eval/job.h"
@@ -33,6 +34,17 @@ class Device {
   // Evicts the caches the next call would otherwise find warm.
   virtual void flush_cache() = 0;
   virtual base::Result<CallTime> time_call(const std::function<base::Status()>& call) = 0;
+  // `n` calls back to back, call(k) for k = 0..n-1, each timed as time_call
+  // times one but with no wait before it: one sync after each call is all the
+  // host adds between them. The caller syncs before the first.
+  virtual base::Result<std::vector<CallTime>> time_calls(int n, const std::function<base::Status(int)>& call) {
+    std::vector<CallTime> out;
+    for (int k = 0; k < n; ++k) {
+      TRY_ASSIGN(CallTime t, time_call([&] { return call(k); }));
+      out.push_back(t);
+    }
+    return out;
+  }
   virtual std::string clock_name() const = 0;
   virtual nlohmann::json describe() const = 0;
 };

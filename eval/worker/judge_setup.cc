@@ -20,27 +20,34 @@ TensorSlot slot_for(const at::Tensor& t, uint64_t offset) {
 
 uint64_t bytes_of(const at::Tensor& t) { return static_cast<uint64_t>(t.numel()) * t.element_size(); }
 
+uint64_t place_bytes(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs) {
+  uint64_t n = 0;
+  for (const auto* side : {&inputs, &outputs})
+    for (const auto& t : *side) n += align_slot(bytes_of(t));
+  return n;
+}
+
 }  // namespace
 
-Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs) {
+Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, int places) {
   Layout l;
-  uint64_t region = 0;
-  for (const auto& t : inputs) region += align_slot(bytes_of(t));
-  for (int r = 0; r < 2; ++r) {
-    uint64_t at = r * region;
-    for (const auto& t : inputs) {
-      l.inputs[r].push_back(slot_for(t, at));
-      at += align_slot(bytes_of(t));
-    }
-  }
-  l.outputs_offset = 2 * region;
-  uint64_t at = l.outputs_offset;
-  for (const auto& t : outputs) {
-    l.outputs.push_back(slot_for(t, at));
-    at += align_slot(bytes_of(t));
+  uint64_t at = 0;
+  for (int r = 0; r < places; ++r) {
+    l.inputs.emplace_back();
+    l.outputs.emplace_back();
+    for (const auto* side : {&inputs, &outputs})
+      for (const auto& t : *side) {
+        (side == &inputs ? l.inputs : l.outputs).back().push_back(slot_for(t, at));
+        at += align_slot(bytes_of(t));
+      }
   }
   l.bytes = at;
   return l;
+}
+
+int places_within(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, uint64_t budget) {
+  const uint64_t one = std::max<uint64_t>(place_bytes(inputs, outputs), 1);
+  return static_cast<int>(std::clamp<uint64_t>(budget / one, 2, kMaxCalls));
 }
 
 std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots) {
@@ -51,7 +58,7 @@ std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>&
   return out;
 }
 
-std::vector<std::string> runner_environment(const WorkerJob& job) {
+std::vector<std::string> runner_environment() {
   std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp"};
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;

@@ -16,22 +16,25 @@
 
 namespace eval::worker {
 
-// Where everything the runner sees lives: the tensor inputs twice (calls
-// alternate between the two places), then one slot per output.
+// Where everything the runner sees lives: `places` places, each one set of
+// the tensor inputs and one slot per output. Correctness calls alternate
+// between places 0 and 1; a timed batch gives each of its calls a place.
 struct Layout {
-  std::vector<TensorSlot> inputs[2];
-  std::vector<TensorSlot> outputs;
-  uint64_t outputs_offset = 0, bytes = 0;
+  std::vector<std::vector<TensorSlot>> inputs, outputs;  // [place][tensor]
+  uint64_t bytes = 0;
 };
 
-Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs);
+Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, int places);
+
+// How many places an arena of at most `budget` bytes holds: at least 2, at most kMaxCalls.
+int places_within(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, uint64_t budget);
 
 // Views of the arena at the slots.
 std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots);
 
 // The runner's whole environment: a PATH, HOME and TMPDIR of its own, and the
 // few device and locale variables of this process.
-std::vector<std::string> runner_environment(const WorkerJob& job);
+std::vector<std::string> runner_environment();
 
 // The result's "sandbox" object; `missing` gets every layer that did not apply.
 nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,

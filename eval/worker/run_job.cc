@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -125,12 +126,18 @@ class Judge {
       if (!job_.inputs[i].is_scalar) out.push_back(all[i]);
     return out;
   }
-  // Starts the runner once the reference has shaped the outputs; an outcome when it cannot go on.
-  std::optional<Outcome> start_runner(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs);
+  // Starts the runner first thing, so that its start overlaps the judge's own;
+  // an outcome when it cannot.
+  std::optional<Outcome> launch_runner();
+  // Once the reference has shaped the outputs: waits for the runner, checks
+  // its sandbox, hands it the arena and has it load the candidate.
+  std::optional<Outcome> connect_runner(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs);
   // Copies the inputs into region `r` and poisons the output slots.
   base::Status stage(const std::vector<at::Tensor>& inputs, int r);
   // One candidate call in the runner; an outcome when the call ends the evaluation.
-  std::optional<Outcome> candidate_call(int r, bool timed, const std::string& where, RunnerAnswer* answer);
+  // Calls at the places named, back to back, in one request.
+  std::optional<Outcome> candidate_call(const std::vector<int>& places, bool timed, const std::string& where,
+                                        RunnerAnswer* answer);
   std::optional<Outcome> time_both(const std::vector<at::Tensor>& last_inputs);
   std::vector<at::Tensor> fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick, uint64_t seed) const;
   void profile(const std::vector<at::Tensor>& inputs, int region);
@@ -150,33 +157,31 @@ class Judge {
   Layout layout_;
   std::unique_ptr<Arena> arena_;
   std::unique_ptr<RunnerLink> runner_;
-  std::vector<at::Tensor> in_views_[2], out_views_;
+  bool connected_ = false;
+  std::vector<std::vector<at::Tensor>> in_views_, out_views_;  // [place][tensor]
   at::Tensor probe_;
 };
 
-std::optional<Outcome> Judge::start_runner(const std::vector<at::Tensor>& inputs,
-                                           const std::vector<at::Tensor>& outputs) {
-  progress_("runner");
-  layout_ = plan_layout(tensors_of(inputs), outputs);
-  auto arena = Arena::create(job_.backend, job_.device, layout_.bytes);
-  if (!arena) return finish(Status::runtime_error, "the arena: " + arena.error().message);
-  arena_ = std::move(arena).value();
-  for (int r = 0; r < 2; ++r) in_views_[r] = views(*arena_, layout_.inputs[r]);
-  out_views_ = views(*arena_, layout_.outputs);
-
+std::optional<Outcome> Judge::launch_runner() {
   RunnerStart s;
   s.program = self_path();
   s.root_dir = root_dir_;
   s.candidate_fd = candidate_fd_;
-  s.job = runner_job(job_, layout_.bytes).dump();
-  s.arena = arena_.get();
-  s.env = runner_environment(job_);
+  s.job = runner_job(job_).dump();
+  s.env = runner_environment();
   s.scratch_bytes = job_.scratch_bytes;
   s.limits = {{RLIMIT_CORE, 0}, {RLIMIT_NPROC, 512}, {RLIMIT_NICE, 0}, {RLIMIT_RTPRIO, 0},
               {RLIMIT_FSIZE, 64ull << 20}, {RLIMIT_NOFILE, 4096}};
   auto link = RunnerLink::start(s);
   if (!link) return finish(Status::runtime_error, "the sandboxed runner did not start: " + link.error().message);
   runner_ = std::move(link).value();
+  return std::nullopt;
+}
+
+std::optional<Outcome> Judge::connect_runner(const std::vector<at::Tensor>& inputs,
+                                             const std::vector<at::Tensor>& outputs) {
+  progress_("runner");
+  if (auto s = runner_->ready(); !s) return finish(Status::runtime_error, s.error().message);
   std::vector<std::string> missing;
   o_.sandbox = describe_layers(runner_->layers(), runner_->filtered(), runner_->filter_note(), &missing);
   o_.trusted = missing.empty();
@@ -186,11 +191,24 @@ std::optional<Outcome> Judge::start_runner(const std::vector<at::Tensor>& inputs
     return finish(Status::runtime_error, "the sandbox is incomplete here (" + base::join(missing, "; ") +
                                              "), and untrusted results are not allowed");
   }
+  // Room for a timed batch of calls, each on inputs of its own, within the arena's budget.
+  const uint64_t budget = job_.backend == Backend::cuda ? (4ull << 30) : (256ull << 20);
+  const int places = job_.timing.enabled ? places_within(tensors_of(inputs), outputs, budget) : 2;
+  layout_ = plan_layout(tensors_of(inputs), outputs, places);
+  auto arena = Arena::create(job_.backend, job_.device, layout_.bytes);
+  if (!arena) return finish(Status::runtime_error, "the arena: " + arena.error().message);
+  arena_ = std::move(arena).value();
+  for (int r = 0; r < places; ++r) {
+    in_views_.push_back(views(*arena_, layout_.inputs[r]));
+    out_views_.push_back(views(*arena_, layout_.outputs[r]));
+  }
+  if (auto s = runner_->attach(*arena_); !s) return finish(Status::runtime_error, s.error().message);
   progress_("load candidate");
   auto loaded = runner_->ask(Command::load, {}, {}, false);
   if (!loaded) return finish(Status::crashed, runner_->death() + " while loading the candidate");
   if (loaded->result != Reply::ok) return finish(Status::load_error, loaded->text);
   runner_->stop();
+  connected_ = true;
   return std::nullopt;
 }
 
@@ -199,7 +217,7 @@ base::Status Judge::stage(const std::vector<at::Tensor>& inputs, int r) {
     auto tensors = tensors_of(inputs);
     for (size_t i = 0; i < tensors.size(); ++i) in_views_[r][i].copy_(tensors[i]);
     // Whatever the slots held before (an earlier answer) must not pass for this one.
-    for (auto& v : out_views_) {
+    for (auto& v : out_views_[r]) {
       if (v.is_floating_point()) v.fill_(std::numeric_limits<double>::quiet_NaN());
       else if (v.scalar_type() == at::kBool) v.fill_(true);
       else v.fill_(-7);
@@ -210,11 +228,16 @@ base::Status Judge::stage(const std::vector<at::Tensor>& inputs, int r) {
   return device_->synchronize();
 }
 
-std::optional<Outcome> Judge::candidate_call(int r, bool timed, const std::string& where, RunnerAnswer* answer) {
+std::optional<Outcome> Judge::candidate_call(const std::vector<int>& places, bool timed, const std::string& where,
+                                             RunnerAnswer* answer) {
   const bool spin = job_.backend == Backend::cuda;
+  CallSlots in, out;
+  for (int r : places) {
+    in.push_back(layout_.inputs[r]);
+    out.push_back(layout_.outputs[r]);
+  }
   runner_->resume();
-  auto a = timed ? runner_->timed_call(layout_.inputs[r], layout_.outputs, spin)
-                 : runner_->ask(Command::call, layout_.inputs[r], layout_.outputs, false);
+  auto a = timed ? runner_->timed_call(in, out, spin) : runner_->ask(Command::call, in, out, false);
   runner_->stop();
   if (!a) {
     o_.signal = runner_->death_signal();
@@ -234,64 +257,91 @@ std::optional<Outcome> Judge::candidate_call(int r, bool timed, const std::strin
 std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inputs) {
   progress_("timing");
   const TimingOptions& opt = job_.timing;
-  std::vector<at::Tensor> scratch, kept;
+  std::vector<at::Tensor> scratch;
   RunnerAnswer a;
-  // Warm-up: both sides on the last correctness inputs, still staged in region 1 - (trials % 2).
-  int warm_region = (static_cast<int>(job_.correctness_seeds.size()) + 1) % 2;
+  // Warm-up: both sides on the last correctness inputs, still staged at place (trials - 1) % 2.
+  const int warm_place = (static_cast<int>(job_.correctness_seeds.size()) + 1) % 2;
+  std::vector<double> warm_ref, warm_cand;
   for (int i = 0; i < opt.warmup; ++i) {
-    if (auto s = call(reference_, *device_, last_inputs, scratch); !s)
-      return finish(Status::runtime_error, "the reference failed: " + s.error().message);
-    if (auto end = candidate_call(warm_region, false, "warm-up", &a)) return end;
+    auto t = device_->time_call([&] { return invoke(reference_, last_inputs, scratch); });
+    if (!t) return finish(Status::runtime_error, "the reference failed: " + t.error().message);
+    warm_ref.push_back(t->stream_ms);
+    if (auto end = candidate_call({warm_place}, false, "warm-up", &a)) return end;
+    warm_cand.push_back(a.claimed.empty() ? a.window_ms : a.claimed[0].stream_ms);
+  }
+  // A trial is a batch: each side makes `batch` calls back to back in one
+  // window, each on inputs of its own at a place of its own, so that the
+  // judge's fixed cost per window (its wake-up, the GPU's switch between the
+  // two processes) is shared by the calls. Sized from the faster side's
+  // warm-up; what the runner claims there can only change how many calls
+  // share a window, within the arena's places.
+  const int places = static_cast<int>(in_views_.size());
+  int batch = 1;
+  if (!warm_ref.empty()) {
+    const double est = std::max(1e-3, std::min(median(warm_ref), median(warm_cand)));
+    batch = static_cast<int>(std::clamp(std::ceil(opt.batch_ms / est), 1.0, static_cast<double>(places)));
   }
   // Which timed calls are checked, and how inputs move, is the judge's secret:
   // a generator the runner never sees.
   std::mt19937_64 pick(job_.timing_seed ^ 0x5bd1e995a1b2c3d4ull);
-  std::vector<CallTime> ref_calls, claims;
-  std::vector<double> ref_windows, cand_windows, probe_after_ref, probe_after_cand;
+  std::vector<CallTime> ref_calls, claims;  // per call
+  std::vector<double> ref_windows, cand_windows, probe_after_ref, probe_after_cand;  // per batch
   probe_ = at::zeros({1}, at::TensorOptions().device(where_));
   double spent_ms = 0;
   int checked = 0;
-  // Fresh inputs for every timed call, at alternating places: one set drawn
-  // here, then for each call a copy moved by a shift only the judge knows
-  // (fresh(): the same distribution, other values everywhere), so that an
-  // answer cached by pointer or by value is stale on the next call.
+  // Fresh inputs for every timed call: one set drawn here, then for each call
+  // a copy moved by a shift only the judge knows (fresh(): the same
+  // distribution, other values everywhere), at a place that moves on with
+  // every call, so that an answer cached by pointer or by value is stale.
   std::vector<at::Tensor> base;
   try {
     base = draw_inputs(job_.inputs, job_.timing_seed, where_);
   } catch (const std::exception& e) {
     return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
   }
+  std::vector<std::vector<at::Tensor>> inputs(batch), outs(batch), kept(batch);
   for (int trial = 0; trial < opt.max_trials; ++trial) {
     if (trial >= opt.min_trials && spent_ms >= opt.target_seconds * 1000) break;
-    const int r = trial % 2;
-    std::vector<at::Tensor> inputs;
-    try {
-      inputs = fresh(base, pick, job_.timing_seed + 0x9e3779b97f4a7c15ull * (trial + 1));
-    } catch (const std::exception& e) {
-      return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
+    std::vector<int> spots;
+    for (int k = 0; k < batch; ++k) {
+      const int n = trial * batch + k;
+      spots.push_back(n % places);
+      try {
+        inputs[k] = fresh(base, pick, job_.timing_seed + 0x9e3779b97f4a7c15ull * (n + 1));
+      } catch (const std::exception& e) {
+        return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
+      }
+      if (auto s = stage(inputs[k], spots[k]); !s) return finish(Status::runtime_error, s.error().message);
     }
-    if (auto s = stage(inputs, r); !s) return finish(Status::runtime_error, s.error().message);
     auto measure_reference = [&]() -> base::Status {
       if (opt.flush_cache) device_->flush_cache();
+      TRY(device_->synchronize());
       auto t0 = Clock::now();
-      TRY_ASSIGN(CallTime t, device_->time_call([&] { return invoke(reference_, inputs, scratch); }));
-      // The runner copies its outputs out inside the judge's window; the same copy here.
-      if (kept.size() != scratch.size()) kept.clear();
-      for (size_t k = 0; k < scratch.size(); ++k) {
-        if (kept.size() <= k) kept.push_back(at::empty_like(scratch[k]));
-        kept[k].copy_(scratch[k]);
+      // What the runner does for a request: a sync, the calls, then every
+      // call's outputs copied out, then a sync; so the judge's own window has
+      // all the same costs but the calls themselves.
+      TRY(device_->synchronize());
+      TRY_ASSIGN(std::vector<CallTime> times, device_->time_calls(batch, [&](int k) {
+        return invoke(reference_, inputs[k], outs[k]);
+      }));
+      for (int k = 0; k < batch; ++k) {
+        if (kept[k].size() != outs[k].size()) kept[k].clear();
+        for (size_t o = 0; o < outs[k].size(); ++o) {
+          if (kept[k].size() <= o) kept[k].push_back(at::empty_like(outs[k][o]));
+          kept[k][o].copy_(outs[k][o]);
+        }
       }
       TRY(device_->synchronize());
       ref_windows.push_back(ms_since(t0));
-      ref_calls.push_back(t);
+      ref_calls.insert(ref_calls.end(), times.begin(), times.end());
       spent_ms += ref_windows.back();
       return {};
     };
     auto measure_candidate = [&]() -> std::optional<Outcome> {
       if (opt.flush_cache) device_->flush_cache();
       if (auto s = device_->synchronize(); !s) return finish(Status::runtime_error, s.error().message);
-      if (auto end = candidate_call(r, true, "timed call " + std::to_string(trial), &a)) return end;
-      claims.push_back(a.claimed);
+      if (auto end = candidate_call(spots, true, "timed batch " + std::to_string(trial), &a)) return end;
+      claims.insert(claims.end(), a.claimed.begin(), a.claimed.end());
       cand_windows.push_back(a.window_ms);
       spent_ms += a.window_ms;
       return std::nullopt;
@@ -322,17 +372,25 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       if (auto end = candidate_then_probe()) return end;
       if (auto s = reference_then_probe(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
     }
-    if (trial < 2 || pick() % 4 == 0) {
+    // Every call of the first two batches, then one call, at random, of a quarter of the rest.
+    std::vector<int> check;
+    if (trial < 2) {
+      for (int k = 0; k < batch; ++k) check.push_back(k);
+    } else if (pick() % 4 == 0) {
+      check.push_back(static_cast<int>(pick() % static_cast<uint64_t>(batch)));
+    }
+    for (int k : check) {
       ++checked;
-      if (auto m = check_unchanged(in_views_[r], tensors_of(inputs), names_))
-        return finish(Status::rejected, *m + " (during timed call " + std::to_string(trial) + ")");
-      for (size_t k = 0; k < scratch.size() && k < out_views_.size(); ++k) {
-        TrialDiff d = compare_values(out_views_[k], scratch[k], job_.tolerance, job_.max_reported_mismatches);
+      const int n = trial * batch + k;
+      if (auto m = check_unchanged(in_views_[spots[k]], tensors_of(inputs[k]), names_))
+        return finish(Status::rejected, *m + " (during timed call " + std::to_string(n) + ")");
+      for (size_t o = 0; o < kept[k].size() && o < out_views_[spots[k]].size(); ++o) {
+        TrialDiff d = compare_values(out_views_[spots[k]][o], kept[k][o], job_.tolerance, job_.max_reported_mismatches);
         if (d.mismatches > 0) {
-          d.trial = static_cast<int>(job_.correctness_seeds.size()) + trial;  // after the correctness trials
-          d.output = static_cast<int>(k);
+          d.trial = static_cast<int>(job_.correctness_seeds.size()) + n;  // after the correctness trials
+          d.output = static_cast<int>(o);
           o_.trials.push_back(d);
-          return finish(Status::mismatch, "the output of timed call " + std::to_string(trial) +
+          return finish(Status::mismatch, "the output of timed call " + std::to_string(n) +
                                               " differs from the reference's on the same fresh inputs (" +
                                               std::to_string(d.mismatches) + " of " + std::to_string(d.elements) +
                                               " elements): an answer that is not computed from its inputs");
@@ -341,12 +399,16 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
     }
   }
 
-  // The judge's bound: a call took at least what the judge's clock saw, less
-  // the overhead the judge measures around its own calls of the reference.
+  // The judge's bound: a batch took at least what the judge's clock saw, less
+  // the overhead the judge measures around its own batches of the reference.
   bool ref_wide = false, cand_wide = false;
   std::vector<double> ref_series = choose_series(ref_calls, &ref_wide);
   std::vector<double> gaps;
-  for (size_t i = 0; i < ref_series.size(); ++i) gaps.push_back(ref_windows[i] - ref_series[i]);
+  for (size_t t = 0; t < ref_windows.size(); ++t) {
+    double sum = 0;
+    for (int k = 0; k < batch; ++k) sum += ref_series[t * batch + k];
+    gaps.push_back(ref_windows[t] - sum);
+  }
   // The overhead of a window the judge's clock cannot see past: its own around
   // the reference, plus what switching to the runner's context costs.
   const double switch_ms = std::max(0.0, median(probe_after_cand) - median(probe_after_ref));
@@ -358,15 +420,17 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
     for (double* v : {&c.stream_ms, &c.device_wide_ms, &c.host_ms})
       if (!std::isfinite(*v) || *v < 0) *v = 0;
   std::vector<double> claimed = choose_series(claims, &cand_wide);
-  std::vector<double> bounded, floors;
+  std::vector<double> bounded, floors, windows;
   int floored = 0;
   for (size_t i = 0; i < claimed.size(); ++i) {
-    double floor = cand_windows[i] - overhead;
+    const size_t t = i / static_cast<size_t>(batch);
+    double floor = (cand_windows[t] - overhead) / batch;
     floors.push_back(floor);
+    windows.push_back(cand_windows[t] / batch);
     floored += floor > claimed[i];
     bounded.push_back(std::max(claimed[i], floor));
   }
-  const double med_claim = median(claimed), med_floor = median(floors), med_window = median(cand_windows);
+  const double med_claim = median(claimed), med_floor = median(floors), med_window = median(windows);
   char buf[256];
   if (med_claim > med_window + 0.05) {
     std::snprintf(buf, sizeof buf, "the runner claimed %.4f ms per call, more than the judge's clock saw (%.4f ms)",
@@ -396,9 +460,10 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   t.clock = device_->clock_name();
   t.l2_flushed = opt.flush_cache;
   t.claimed_median_ms = med_claim;
-  t.judge_overhead_ms = overhead;
+  t.judge_overhead_ms = overhead / batch;
   t.floored_calls = floored;
   t.checked_calls = checked;
+  t.batch_calls = batch;
   o_.timing = t;
   return std::nullopt;
 }
@@ -447,7 +512,7 @@ void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
   if (mine) p = std::move(mine).value();
   else p.counters_note = "no profile of the reference: " + mine.error().message;
   runner_->resume();
-  auto theirs = runner_->ask(Command::profile, layout_.inputs[region], {}, false);
+  auto theirs = runner_->ask(Command::profile, {layout_.inputs[region]}, {}, false);
   runner_->stop();
   std::string note;
   if (!theirs) {
@@ -485,7 +550,7 @@ Outcome Judge::profile_for_ncu() {
   o_.profile = Profile{};  // ncu gives the kernels; the judge gives the device's limits
   o_.profile->tool = "ncu";
   o_.profile->device = device_limits(job_.device);
-  return s ? finish(Status::correct, "profiled under ncu") : finish(Status::runtime_error, s.error().message);
+  return s ? finish(Status::correct, kProfiledMessage) : finish(Status::runtime_error, s.error().message);
 }
 
 Outcome Judge::run() {
@@ -494,6 +559,17 @@ Outcome Judge::run() {
     o_.phases_ms[name] = ms_since(phase_start);
     phase_start = Clock::now();
   };
+  // The runner starts first: its process, LibTorch and its device context
+  // come up while the judge sets up its own and runs the reference.
+  progress_("load");
+  auto candidate = sealed_library(job_.candidate_library, job_.candidate_digest, "candidate");
+  if (!candidate) return finish(Status::load_error, candidate.error().message);
+  candidate_fd_ = *candidate;
+  const bool under_ncu = job_.profile.tool == "ncu";
+  if (!under_ncu)
+    if (auto end = launch_runner()) return *end;
+  end_phase("runner_launch");
+
   progress_("device");
   auto device_or = make_device(job_.backend, job_.device, job_.threads);
   if (!device_or) return finish(Status::runtime_error, device_or.error().message);
@@ -506,14 +582,11 @@ Outcome Judge::run() {
   auto reference = load_reference(job_);
   if (!reference) return finish(Status::load_error, reference.error().message);
   reference_ = *reference;
-  auto candidate = sealed_library(job_.candidate_library, job_.candidate_digest, "candidate");
-  if (!candidate) return finish(Status::load_error, candidate.error().message);
-  candidate_fd_ = *candidate;
   for (const auto& in : job_.inputs)
     if (!in.is_scalar) names_.push_back(in.name);
   end_phase("load");
 
-  if (job_.profile.tool == "ncu") return profile_for_ncu();
+  if (under_ncu) return profile_for_ncu();
 
   double inputs_ms = 0, runner_ms = 0;
   bool mismatch = false;
@@ -535,24 +608,24 @@ Outcome Judge::run() {
     progress_("reference" + trial);
     if (auto s = call(reference_, *device_, inputs, expected); !s)
       return finish(Status::runtime_error, "the reference failed: " + s.error().message);
-    if (!runner_) {
+    if (!connected_) {
       auto t_runner = Clock::now();
-      if (auto end = start_runner(inputs, expected)) return *end;
+      if (auto end = connect_runner(inputs, expected)) return *end;
       runner_ms = ms_since(t_runner);
       o_.phases_ms["runner"] = runner_ms;
-    } else if (auto m = check_structure(expected, out_views_)) {
+    } else if (auto m = check_structure(expected, out_views_[0])) {
       return finish(Status::runtime_error, "the reference's outputs changed shape between trials: " + *m);
     }
     if (auto s = stage(inputs, r); !s) return finish(Status::runtime_error, s.error().message);
     progress_("candidate" + trial);
-    if (auto end = candidate_call(r, false, "candidate" + trial, &a)) return *end;
+    if (auto end = candidate_call({r}, false, "candidate" + trial, &a)) return *end;
     o_.output_shapes.clear();
     for (const auto& e : expected) o_.output_shapes.push_back(describe(e));
     progress_("checks" + trial);
     if (auto m = check_unchanged(in_views_[r], tensors_of(inputs), names_)) return finish(Status::rejected, *m);
     progress_("compare" + trial);
     for (size_t k = 0; k < expected.size(); ++k) {
-      TrialDiff d = compare_values(out_views_[k], expected[k], job_.tolerance, job_.max_reported_mismatches);
+      TrialDiff d = compare_values(out_views_[r][k], expected[k], job_.tolerance, job_.max_reported_mismatches);
       d.trial = static_cast<int>(t);
       d.output = static_cast<int>(k);
       mismatch = mismatch || d.mismatches > 0;
@@ -562,7 +635,7 @@ Outcome Judge::run() {
   o_.phases_ms["inputs"] = inputs_ms;
   end_phase("correctness");
   o_.phases_ms["correctness"] = o_.phases_ms["correctness"].get<double>() - inputs_ms - runner_ms;
-  if (!runner_) return finish(Status::runtime_error, "the job has no correctness trials");
+  if (!connected_) return finish(Status::runtime_error, "the job has no correctness trials");
   if (mismatch) {
     int failed = 0;
     for (const auto& d : o_.trials) failed += d.mismatches > 0;

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -46,6 +47,18 @@ struct Runner {
   std::vector<std::string> names;
   std::vector<std::string> metrics;
   int ordinal = 0;
+  Backend backend = Backend::cpu;
+
+  Reply attach() {
+    if (arena) return set_text(*block, "the arena is attached already"), Reply::failed;
+    auto fd = receive_fd(kArenaSocketFd);
+    close(kArenaSocketFd);
+    if (!fd) return set_text(*block, fd.error().message), Reply::failed;
+    auto opened = Arena::open(backend, ordinal, *fd, block->arena_bytes);  // owns the descriptor
+    if (!opened) return set_text(*block, opened.error().message), Reply::failed;
+    arena = std::move(opened).value();
+    return Reply::ok;
+  }
 
   base::Result<std::vector<at::Tensor>> views(const TensorSlot* slots, uint32_t count) {
     std::vector<at::Tensor> out;
@@ -61,6 +74,7 @@ struct Runner {
         if (d < 0) return base::Error{"bad slot shape"};
         n *= static_cast<uint64_t>(d);
       }
+      if (!arena) return base::Error{"no arena"};
       if (s.offset > arena->bytes() || n * c10::elementSize(dtype) > arena->bytes() - s.offset)
         return base::Error{"slot outside the arena"};
       out.push_back(arena->view(s.offset, shape, dtype));
@@ -68,8 +82,11 @@ struct Runner {
     return out;
   }
 
-  base::Result<std::vector<at::Tensor>> inputs() {
-    TRY_ASSIGN(std::vector<at::Tensor> tensors, views(block->inputs, block->input_count));
+  // Call k's inputs, scalars included, in the spec's order.
+  base::Result<std::vector<at::Tensor>> inputs(uint32_t k) {
+    const uint32_t n = block->input_count;
+    if (n > static_cast<uint32_t>(kMaxTensors)) return base::Error{"too many input slots"};
+    TRY_ASSIGN(std::vector<at::Tensor> tensors, views(block->inputs + k * n, n));
     std::vector<at::Tensor> out;
     size_t next = 0;
     for (const auto& in : specs) {
@@ -83,34 +100,50 @@ struct Runner {
     return out;
   }
 
+  // The calls of a request back to back, each on its own place's inputs;
+  // then, with all of them done, each one's outputs into its place's slots.
   Reply call() {
-    auto in = inputs();
-    if (!in) return set_text(*block, in.error().message), Reply::failed;
-    auto slots = views(block->outputs, block->output_count);
-    if (!slots) return set_text(*block, slots.error().message), Reply::failed;
-    std::vector<at::Tensor> actual;
-    auto t = device->time_call([&] { return invoke(entry, *in, actual); });
-    if (!t) return set_text(*block, t.error().message), Reply::failed;
-    block->stream_ms = t->stream_ms;
-    block->device_wide_ms = t->device_wide_ms;
-    block->host_ms = t->host_ms;
-    std::vector<at::Tensor> tensor_inputs;
+    const uint32_t calls = block->calls;
+    if (calls < 1 || calls > static_cast<uint32_t>(kMaxCalls)) return set_text(*block, "bad call count"), Reply::failed;
+    if (block->output_count > static_cast<uint32_t>(kMaxTensors)) return set_text(*block, "too many output slots"), Reply::failed;
+    std::vector<std::vector<at::Tensor>> in(calls), actual(calls), slots(calls);
+    for (uint32_t k = 0; k < calls; ++k) {
+      auto i = inputs(k);
+      if (!i) return set_text(*block, i.error().message), Reply::failed;
+      in[k] = std::move(i).value();
+      auto o = views(block->outputs + k * block->output_count, block->output_count);
+      if (!o) return set_text(*block, o.error().message), Reply::failed;
+      slots[k] = std::move(o).value();
+    }
+    if (auto s = device->synchronize(); !s) return set_text(*block, s.error().message), Reply::failed;
+    auto times = device->time_calls(static_cast<int>(calls), [&](int k) { return invoke(entry, in[k], actual[k]); });
+    if (!times) return set_text(*block, times.error().message), Reply::failed;
+    for (uint32_t k = 0; k < calls && k < times->size(); ++k) {
+      block->stream_ms[k] = (*times)[k].stream_ms;
+      block->device_wide_ms[k] = (*times)[k].device_wide_ms;
+      block->host_ms[k] = (*times)[k].host_ms;
+    }
     std::vector<std::string> tensor_names;
     for (size_t i = 0; i < specs.size(); ++i)
-      if (!specs[i].is_scalar) tensor_inputs.push_back((*in)[i]), tensor_names.push_back(names[i]);
-    if (auto m = check_no_alias(actual, tensor_inputs, tensor_names)) return set_text(*block, *m), Reply::rejected;
-    if (auto m = check_structure(actual, *slots)) return set_text(*block, *m), Reply::wrong_shape;
-    try {
-      for (size_t k = 0; k < actual.size(); ++k) (*slots)[k].copy_(actual[k]);
-    } catch (const std::exception& e) {
-      return set_text(*block, std::string("copying the outputs: ") + e.what()), Reply::failed;
+      if (!specs[i].is_scalar) tensor_names.push_back(names[i]);
+    for (uint32_t k = 0; k < calls; ++k) {
+      std::vector<at::Tensor> tensor_inputs;
+      for (size_t i = 0; i < specs.size(); ++i)
+        if (!specs[i].is_scalar) tensor_inputs.push_back(in[k][i]);
+      if (auto m = check_no_alias(actual[k], tensor_inputs, tensor_names)) return set_text(*block, *m), Reply::rejected;
+      if (auto m = check_structure(actual[k], slots[k])) return set_text(*block, *m), Reply::wrong_shape;
+      try {
+        for (size_t o = 0; o < actual[k].size(); ++o) slots[k][o].copy_(actual[k][o]);
+      } catch (const std::exception& e) {
+        return set_text(*block, std::string("copying the outputs: ") + e.what()), Reply::failed;
+      }
     }
     if (auto s = device->synchronize(); !s) return set_text(*block, s.error().message), Reply::failed;
     return Reply::ok;
   }
 
   Reply profile() {
-    auto in = inputs();
+    auto in = inputs(0);
     if (!in) return set_text(*block, in.error().message), Reply::failed;
     std::vector<at::Tensor> scratch;
     auto p = profile_with_cupti(
@@ -128,13 +161,13 @@ struct Runner {
 
 }  // namespace
 
-nlohmann::json runner_job(const WorkerJob& job, uint64_t arena_bytes) {
+nlohmann::json runner_job(const WorkerJob& job) {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& in : job.inputs)
     inputs.push_back({{"name", in.name}, {"scalar", in.is_scalar}, {"dtype", to_string(in.dtype)},
                       {"shape", in.shape}, {"value", in.scalar_value}});
   return {{"backend", to_string(job.backend)}, {"device", job.device},   {"threads", job.threads},
-          {"arena_bytes", arena_bytes},        {"inputs", inputs},        {"metrics", job.profile.metrics}};
+          {"inputs", inputs},                  {"metrics", job.profile.metrics}};
 }
 
 // The runner is PID 1 of its namespace, and the kernel ignores the signals
@@ -158,14 +191,12 @@ int runner_main() {
     post(b.reply, 1);
   };
   nlohmann::json job;
-  Backend backend = Backend::cpu;
-  uint64_t arena_bytes = 0;
+  Backend& backend = r.backend;
   try {
     job = nlohmann::json::parse(read_all(kRunnerJobFd));
     close(kRunnerJobFd);
     backend = job.at("backend").get<std::string>() == "cuda" ? Backend::cuda : Backend::cpu;
     r.ordinal = job.at("device").get<int>();
-    arena_bytes = job.at("arena_bytes").get<uint64_t>();
     r.metrics = job.at("metrics").get<std::vector<std::string>>();
     for (const auto& in : job.at("inputs")) {
       ResolvedInput spec;
@@ -184,9 +215,6 @@ int runner_main() {
   auto device = make_device(backend, r.ordinal, job.value("threads", 0));
   if (!device) return hello(Reply::failed, device.error().message), 2;
   r.device = std::move(device).value();
-  auto arena = Arena::open(backend, r.ordinal, kArenaFd, arena_bytes);
-  if (!arena) return hello(Reply::failed, arena.error().message), 2;
-  r.arena = std::move(arena).value();
   // The filter goes on before any model code is in the process, and the judge
   // reads whether it did before it lets the candidate load.
   auto filtered = base::install_runner_filter(false);
@@ -202,6 +230,7 @@ int runner_main() {
     spin = 50us;
     Reply result = Reply::ok;
     switch (static_cast<Command>(b.command)) {
+      case Command::attach: result = r.attach(); break;
       case Command::load: {
         void* handle = dlopen(("/proc/self/fd/" + std::to_string(kCandidateFd)).c_str(), RTLD_NOW | RTLD_LOCAL);
         void* symbol = handle ? dlsym(handle, kEntrySymbol) : nullptr;

@@ -1,14 +1,18 @@
 // The runner: the only process that loads model code (DESIGN.md, "Judge and
 // runner"). `refinery-worker --runner`, started by the judge inside the
 // sandbox (base/sandbox.h) with four descriptors:
-//   3  the control block (channel.h)     4  the arena (arena.h)
-//   5  the candidate library, sealed     6  the runner's job (JSON: backend,
-//      memfd the judge checked against       device, threads, inputs without
-//      the compile cache's digest            seeds, arena size, metrics)
-// It sets up its device and the arena, installs the syscall filter, says so,
-// and only then loads the candidate; then it serves the judge's requests
-// until told to exit. It holds nothing worth forging: no reference, no seeds,
-// no result file. What it replies is a claim the judge checks.
+//   3  the control block (channel.h)     4  a socket the arena's descriptor
+//   5  the candidate library, sealed        (arena.h) comes over, once the
+//      memfd the judge checked against      reference has shaped the outputs
+//      the compile cache's digest        6  the runner's job (JSON: backend,
+//                                           device, threads, inputs without
+//                                           seeds, metrics)
+// The judge starts it first thing, so that its start (the process, LibTorch,
+// the device's context) overlaps the judge's own. It sets up its device,
+// installs the syscall filter and says so; then it takes the arena when the
+// judge sends it, loads the candidate when told to, and serves the judge's
+// requests until told to exit. It holds nothing worth forging: no reference,
+// no seeds, no result file. What it replies is a claim the judge checks.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,10 +21,10 @@
 
 namespace eval::worker {
 
-inline constexpr int kControlFd = 3, kArenaFd = 4, kCandidateFd = 5, kRunnerJobFd = 6;
+inline constexpr int kControlFd = 3, kArenaSocketFd = 4, kCandidateFd = 5, kRunnerJobFd = 6;
 
 // The runner's job, as the judge writes it.
-nlohmann::json runner_job(const WorkerJob& job, uint64_t arena_bytes);
+nlohmann::json runner_job(const WorkerJob& job);
 
 // The runner's main; returns its exit code.
 int runner_main();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,11 +63,19 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   if (mapped == MAP_FAILED) return base::Error{std::string("mapping the control block: ") + std::strerror(errno)};
   link->block_ = static_cast<ControlBlock*>(mapped);
   TRY_ASSIGN(int job_fd, memfd_with("refinery-runner-job", s.job, false));
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+    close(job_fd);
+    return base::Error{std::string("the arena's socket: ") + std::strerror(errno)};
+  }
+  link->socket_fd_ = pair[0];
+  // The judge only ever sends on it.
+  shutdown(pair[0], SHUT_RD);
 
   base::SandboxOptions o;
   o.argv = {s.program, "--runner"};
   o.env = s.env;
-  o.fds = {{control, kControlFd}, {s.arena->fd(), kArenaFd}, {s.candidate_fd, kCandidateFd}, {job_fd, kRunnerJobFd}};
+  o.fds = {{control, kControlFd}, {pair[1], kArenaSocketFd}, {s.candidate_fd, kCandidateFd}, {job_fd, kRunnerJobFd}};
   o.stdout_fd = 1;
   o.stderr_fd = 2;
   o.root_dir = s.root_dir;
@@ -75,16 +84,32 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   o.limits = s.limits;
   auto child = base::spawn_sandboxed(o);
   close(job_fd);
+  close(pair[1]);
   if (!child) return child.error().wrap("starting the runner");
   link->pid_ = child->pid;
   link->layers_ = child->layers;
-  // The runner's first reply: its device, its arena and its filter are ready.
-  auto hello = link->exchange(false, Clock::now());
-  if (!hello) return base::Error{"the runner did not start: " + link->death()};
-  if (hello->result != Reply::ok) return base::Error{"the runner did not start: " + hello->text};
-  link->filtered_ = link->block_->filtered == 1;
-  link->filter_note_ = hello->text;
   return link;
+}
+
+base::Status RunnerLink::ready() {
+  // The runner's first reply: its device and its filter are ready.
+  auto hello = exchange(false, Clock::now());
+  if (!hello) return base::Error{"the runner did not start: " + death()};
+  if (hello->result != Reply::ok) return base::Error{"the runner did not start: " + hello->text};
+  filtered_ = block_->filtered == 1;
+  filter_note_ = hello->text;
+  return {};
+}
+
+base::Status RunnerLink::attach(const Arena& arena) {
+  // Never blocks for long: the socket holds one message, and the runner does not read from it otherwise.
+  if (auto sent = send_fd(socket_fd_, arena.fd()); !sent) return sent.error().wrap("sending the arena");
+  close(socket_fd_);
+  socket_fd_ = -1;
+  block_->arena_bytes = arena.bytes();
+  TRY_ASSIGN(RunnerAnswer a, ask(Command::attach, {}, {}, false));
+  if (a.result != Reply::ok) return base::Error{"the runner could not map the arena: " + a.text};
+  return {};
 }
 
 RunnerLink::~RunnerLink() {
@@ -94,6 +119,7 @@ RunnerLink::~RunnerLink() {
   }
   if (block_) munmap(block_, sizeof(ControlBlock));
   if (control_fd_ >= 0) close(control_fd_);
+  if (socket_fd_ >= 0) close(socket_fd_);
 }
 
 bool RunnerLink::alive() {
@@ -138,31 +164,39 @@ base::Result<RunnerAnswer> RunnerLink::exchange(bool spin, std::chrono::steady_c
   a.result = result >= 0 && result <= static_cast<int32_t>(Reply::load_failed) ? static_cast<Reply>(result) : Reply::failed;
   uint32_t n = std::min<uint32_t>(block_->text_bytes, kReplyTextBytes - 1);
   a.text.assign(block_->text, strnlen(block_->text, n));
-  a.claimed = {block_->stream_ms, block_->device_wide_ms, block_->host_ms};
+  for (uint32_t k = 0; k < calls_; ++k)
+    a.claimed.push_back({block_->stream_ms[k], block_->device_wide_ms[k], block_->host_ms[k]});
   return a;
 }
 
-base::Result<RunnerAnswer> RunnerLink::ask(Command command, const std::vector<TensorSlot>& inputs,
-                                           const std::vector<TensorSlot>& outputs, bool spin) {
+base::Result<RunnerAnswer> RunnerLink::ask(Command command, const CallSlots& inputs, const CallSlots& outputs,
+                                           bool spin) {
   if (!alive()) return base::Error{death()};
+  if (inputs.size() > static_cast<size_t>(kMaxCalls) || (!outputs.empty() && outputs.size() != inputs.size()))
+    return base::Error{"a request of " + std::to_string(inputs.size()) + " calls with " +
+                       std::to_string(outputs.size()) + " sets of outputs"};
   ControlBlock& b = *block_;
   b.command = static_cast<uint32_t>(command);
-  b.input_count = static_cast<uint32_t>(std::min<size_t>(inputs.size(), kMaxTensors));
-  std::copy_n(inputs.begin(), b.input_count, b.inputs);
-  b.output_count = static_cast<uint32_t>(std::min<size_t>(outputs.size(), kMaxTensors));
-  std::copy_n(outputs.begin(), b.output_count, b.outputs);
+  calls_ = static_cast<uint32_t>(inputs.size());
+  b.calls = calls_;
+  b.input_count = inputs.empty() ? 0 : static_cast<uint32_t>(std::min<size_t>(inputs[0].size(), kMaxTensors));
+  b.output_count = outputs.empty() ? 0 : static_cast<uint32_t>(std::min<size_t>(outputs[0].size(), kMaxTensors));
+  for (uint32_t k = 0; k < calls_; ++k) {
+    std::copy_n(inputs[k].begin(), std::min<size_t>(b.input_count, inputs[k].size()), b.inputs + k * b.input_count);
+    if (!outputs.empty())
+      std::copy_n(outputs[k].begin(), std::min<size_t>(b.output_count, outputs[k].size()), b.outputs + k * b.output_count);
+    b.stream_ms[k] = b.device_wide_ms[k] = b.host_ms[k] = 0;
+  }
   b.result = -1;
   b.text_bytes = 0;
   b.text[0] = '\0';
-  b.stream_ms = b.device_wide_ms = b.host_ms = 0;
   ++seq_;
   auto t0 = Clock::now();  // before the request is visible: the runner may start at once
   post(b.request, seq_);
   return exchange(spin, t0);
 }
 
-base::Result<RunnerAnswer> RunnerLink::timed_call(const std::vector<TensorSlot>& inputs,
-                                                  const std::vector<TensorSlot>& outputs, bool spin) {
+base::Result<RunnerAnswer> RunnerLink::timed_call(const CallSlots& inputs, const CallSlots& outputs, bool spin) {
   TRY_ASSIGN(RunnerAnswer armed, ask(Command::arm, {}, {}, true));
   (void)armed;
   return ask(Command::call, inputs, outputs, spin);

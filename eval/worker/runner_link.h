@@ -1,7 +1,9 @@
 // The judge's side of the runner: starts `refinery-worker --runner` in the
-// sandbox with the control block, the arena, the candidate library (a sealed
-// copy, checked against the compile cache's digest) and its job; then asks it
-// for calls, one at a time, with the judge's own clock around each.
+// sandbox with the control block, a socket for the arena, the candidate
+// library (a sealed copy, checked against the compile cache's digest) and its
+// job, and goes on with its own work while the runner starts; then waits for
+// its hello, hands it the arena, and asks it for calls, one at a time, with
+// the judge's own clock around each.
 //
 // Between requests the runner is stopped (SIGSTOP, confirmed by waitid), so
 // nothing it left running, a spinning thread say, can share the cores with
@@ -32,7 +34,6 @@ struct RunnerStart {
   std::string root_dir;           // an empty folder the sandbox's root is built on
   int candidate_fd = -1;          // sealed copy of the candidate library
   std::string job;                // runner_job(), as text
-  const Arena* arena = nullptr;
   std::vector<std::string> env;
   uint64_t scratch_bytes = 256ull << 20;
   std::vector<base::ResourceLimit> limits;
@@ -42,14 +43,24 @@ struct RunnerStart {
 struct RunnerAnswer {
   Reply result = Reply::failed;
   std::string text;
-  CallTime claimed;        // the runner's own clock: a claim
-  double window_ms = 0;    // the judge's clock, request to reply
+  std::vector<CallTime> claimed;  // per call, the runner's own clock: a claim
+  double window_ms = 0;           // the judge's clock, request to reply
 };
+
+// The slots of each call of a request, one place of the arena per call.
+using CallSlots = std::vector<std::vector<TensorSlot>>;
 
 class RunnerLink {
  public:
+  // Starts the runner and returns at once: it sets itself up meanwhile.
   static base::Result<std::unique_ptr<RunnerLink>> start(const RunnerStart& start);
   ~RunnerLink();
+
+  // Waits for the runner's hello (its device and its filter are ready);
+  // filtered() and filter_note() are known from then on.
+  base::Status ready();
+  // Hands the runner the arena's descriptor over the socket, and waits until it has mapped it.
+  base::Status attach(const Arena& arena);
 
   const base::SandboxLayers& layers() const { return layers_; }
   bool filtered() const { return filtered_; }
@@ -57,11 +68,10 @@ class RunnerLink {
 
   // One request. `spin`: wait by spinning (a core is free) rather than sleeping.
   // An Error means the runner is gone; death() then says how.
-  base::Result<RunnerAnswer> ask(Command command, const std::vector<TensorSlot>& inputs,
-                                 const std::vector<TensorSlot>& outputs, bool spin);
-  // A timed call: arm, then call with the judge's clock around it.
-  base::Result<RunnerAnswer> timed_call(const std::vector<TensorSlot>& inputs,
-                                        const std::vector<TensorSlot>& outputs, bool spin);
+  // `inputs` and `outputs` have one entry per call (none for load, arm, attach).
+  base::Result<RunnerAnswer> ask(Command command, const CallSlots& inputs, const CallSlots& outputs, bool spin);
+  // A timed batch: arm, then the calls with the judge's clock around them all.
+  base::Result<RunnerAnswer> timed_call(const CallSlots& inputs, const CallSlots& outputs, bool spin);
   std::string death() const;
   int death_signal() const { return signal_; }
 
@@ -78,7 +88,9 @@ class RunnerLink {
   int signal_ = 0, exit_code_ = 0;
   ControlBlock* block_ = nullptr;
   int control_fd_ = -1;
+  int socket_fd_ = -1;  // the judge's end of the arena's socket
   uint32_t seq_ = 1;
+  uint32_t calls_ = 0;  // of the request in flight
   base::SandboxLayers layers_;
   bool filtered_ = false;
   std::string filter_note_;
