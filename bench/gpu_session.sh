@@ -47,7 +47,7 @@ if [ "$stage" = final ]; then
   step "eval_breakdown"
   timeout 110 bench/eval_breakdown.sh 2>&1 | tee "$out/breakdown.log" | tail -22
   step "timing_floor"
-  REFINERY_FLOOR_SIZES="14 18 22 26 30" timeout 110 bench/timing_floor.sh build-gpu 5 2>&1 | tee "$out/floor.log" | tail -10
+  REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout 150 bench/timing_floor.sh build-gpu 5 2>&1 | tee "$out/floor.log" | tail -10
   step "tests/gpu: eval and profile"
   timeout 120 build-gpu/tests/refinery_gpu_tests -ts='eval end to end*,*profil*' 2>&1 | tee "$out/gpu_tests.log" | tail -30
 fi

@@ -3,7 +3,7 @@
 //
 // CudaDevice times a call with CUDA events on the legacy default stream and,
 // after a device-wide synchronisation, a second end event, so that work the
-// call left on other streams can be counted (see timing.h for how the two are
+// call left on other streams can be counted (a batch: see time_calls) (see timing.h for how the two are
 // chosen). CpuDevice times with the steady clock. One per worker process;
 // used from the worker's main thread only.
 #pragma once
@@ -34,9 +34,11 @@ class Device {
   // Evicts the caches the next call would otherwise find warm.
   virtual void flush_cache() = 0;
   virtual base::Result<CallTime> time_call(const std::function<base::Status()>& call) = 0;
-  // `n` calls back to back, call(k) for k = 0..n-1, each timed as time_call
-  // times one but with no wait before it: one sync after each call is all the
-  // host adds between them. The caller syncs before the first.
+  // `n` calls back to back, call(k) for k = 0..n-1. The caller syncs before
+  // the first. By default each is timed as time_call times one; CudaDevice
+  // queues them with no sync between (a small kernel's time is then its own,
+  // not the host's launch latency) and shares the batch's host and
+  // device-wide excess evenly over the calls.
   virtual base::Result<std::vector<CallTime>> time_calls(int n, const std::function<base::Status(int)>& call) {
     std::vector<CallTime> out;
     for (int k = 0; k < n; ++k) {

@@ -75,37 +75,6 @@ std::string self_path() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-// How long this process takes to wake from a futex another thread posts:
-// the median of a few rounds, measured by the judge on itself.
-double futex_wake_latency_ms() {
-  std::atomic<uint32_t> word{0};
-  std::atomic<int64_t> posted_ns{0};
-  std::vector<double> waits;
-  std::thread poster([&] {
-    for (uint32_t i = 1; i <= 15; ++i) {
-      std::this_thread::sleep_for(std::chrono::microseconds(500));
-      posted_ns.store(Clock::now().time_since_epoch().count());
-      post(word, i);
-      while (word.load() == i) std::this_thread::yield();  // the waiter acknowledges with i + 1000
-    }
-  });
-  for (uint32_t i = 1; i <= 15; ++i) {
-    wait_equal(word, i, std::chrono::nanoseconds(0), [] { return true; });
-    int64_t now = Clock::now().time_since_epoch().count();
-    waits.push_back(static_cast<double>(now - posted_ns.load()) / 1e6);
-    word.store(i + 1000);
-  }
-  poster.join();
-  return median(waits);
-}
-
 // The judge's evaluation: state shared by its phases.
 class Judge {
  public:
@@ -138,6 +107,10 @@ class Judge {
   // Calls at the places named, back to back, in one request.
   std::optional<Outcome> candidate_call(const std::vector<int>& places, bool timed, const std::string& where,
                                         RunnerAnswer* answer);
+  // Before the candidate loads: the judge's clock around timed batches of
+  // the runner's no-op call, of one call and of every place, so that a
+  // window's cost beyond its calls is known from a runner that holds no model code.
+  std::optional<Outcome> measure_window_cost();
   std::optional<Outcome> time_both(const std::vector<at::Tensor>& last_inputs);
   std::vector<at::Tensor> fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick, uint64_t seed) const;
   void profile(const std::vector<at::Tensor>& inputs, int region);
@@ -159,7 +132,7 @@ class Judge {
   std::unique_ptr<RunnerLink> runner_;
   bool connected_ = false;
   std::vector<std::vector<at::Tensor>> in_views_, out_views_;  // [place][tensor]
-  at::Tensor probe_;
+  WindowCost window_cost_;  // the runner's own, measured before the candidate is in it
 };
 
 std::optional<Outcome> Judge::launch_runner() {
@@ -203,6 +176,10 @@ std::optional<Outcome> Judge::connect_runner(const std::vector<at::Tensor>& inpu
     out_views_.push_back(views(*arena_, layout_.outputs[r]));
   }
   if (auto s = runner_->attach(*arena_); !s) return finish(Status::runtime_error, s.error().message);
+  runner_->stop();
+  if (job_.timing.enabled)
+    if (auto end = measure_window_cost()) return end;
+  runner_->resume();
   progress_("load candidate");
   auto loaded = runner_->ask(Command::load, {}, {}, false);
   if (!loaded) return finish(Status::crashed, runner_->death() + " while loading the candidate");
@@ -226,6 +203,29 @@ base::Status Judge::stage(const std::vector<at::Tensor>& inputs, int r) {
     return base::Error{std::string("staging the inputs: ") + e.what()};
   }
   return device_->synchronize();
+}
+
+std::optional<Outcome> Judge::measure_window_cost() {
+  const int places = static_cast<int>(in_views_.size());
+  std::vector<double> one, many;
+  RunnerAnswer a;
+  for (int round = 0; round < 5; ++round) {
+    for (int calls : {1, places}) {
+      if (calls == places && places == 1) continue;
+      std::vector<int> spots;
+      for (int k = 0; k < calls; ++k) spots.push_back(k);
+      // As a timed batch of the candidate's is measured in time_both.
+      if (job_.timing.flush_cache) device_->flush_cache();
+      if (auto s = device_->synchronize(); !s) return finish(Status::runtime_error, s.error().message);
+      if (auto end = candidate_call(spots, true, "the runner's no-op calls", &a)) return end;
+      // The runner holds no model code yet: its clock is trusted here.
+      double in_calls = 0;
+      for (const auto& c : a.claimed) in_calls += std::isfinite(c.stream_ms) ? c.stream_ms : 0;
+      (calls == 1 ? one : many).push_back(a.window_ms - in_calls);
+    }
+  }
+  window_cost_ = fit_window_cost(one, many, places);
+  return std::nullopt;
 }
 
 std::optional<Outcome> Judge::candidate_call(const std::vector<int>& places, bool timed, const std::string& where,
@@ -285,8 +285,7 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // a generator the runner never sees.
   std::mt19937_64 pick(job_.timing_seed ^ 0x5bd1e995a1b2c3d4ull);
   std::vector<CallTime> ref_calls, claims;  // per call
-  std::vector<double> ref_windows, cand_windows, probe_after_ref, probe_after_cand;  // per batch
-  probe_ = at::zeros({1}, at::TensorOptions().device(where_));
+  std::vector<double> ref_windows, cand_windows;  // per batch
   double spent_ms = 0;
   int checked = 0;
   // Fresh inputs for every timed call: one set drawn here, then for each call
@@ -346,31 +345,12 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       spent_ms += a.window_ms;
       return std::nullopt;
     };
-    // A one-element write and a sync in the judge's own context, after each
-    // side: after the candidate it also pays for the GPU's switch back from
-    // the runner's context, which the reference's window never contains.
-    auto probe = [&](std::vector<double>& into) -> base::Status {
-      auto t0 = Clock::now();
-      probe_.fill_(static_cast<double>(trial));
-      TRY(device_->synchronize());
-      into.push_back(ms_since(t0));
-      return {};
-    };
-    auto reference_then_probe = [&]() -> base::Status {
-      TRY(measure_reference());
-      return probe(probe_after_ref);
-    };
-    auto candidate_then_probe = [&]() -> std::optional<Outcome> {
-      if (auto end = measure_candidate()) return end;
-      if (auto s = probe(probe_after_cand); !s) return finish(Status::runtime_error, s.error().message);
-      return std::nullopt;
-    };
     if (trial % 2 == 0) {
-      if (auto s = reference_then_probe(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
-      if (auto end = candidate_then_probe()) return end;
+      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto end = measure_candidate()) return end;
     } else {
-      if (auto end = candidate_then_probe()) return end;
-      if (auto s = reference_then_probe(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto end = measure_candidate()) return end;
+      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
     }
     // Every call of the first two batches, then one call, at random, of a quarter of the rest.
     std::vector<int> check;
@@ -399,69 +379,30 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
     }
   }
 
-  // The judge's bound: a batch took at least what the judge's clock saw, less
-  // the overhead the judge measures around its own batches of the reference.
+  // The judge's bound: a call took at least its share of what the judge's
+  // clock saw around its batch, less the runner's own cost of a window.
   bool ref_wide = false, cand_wide = false;
   std::vector<double> ref_series = choose_series(ref_calls, &ref_wide);
-  std::vector<double> gaps;
-  for (size_t t = 0; t < ref_windows.size(); ++t) {
-    double sum = 0;
-    for (int k = 0; k < batch; ++k) sum += ref_series[t * batch + k];
-    gaps.push_back(ref_windows[t] - sum);
-  }
-  // The overhead of a window the judge's clock cannot see past: its own around
-  // the reference, plus what switching to the runner's context costs.
-  const double switch_ms = std::max(0.0, median(probe_after_cand) - median(probe_after_ref));
-  // On cpu the judge sleeps on the reply (a spin would take a core from the
-  // candidate): its own wake-up latency is in the window too.
-  const double wake_ms = job_.backend == Backend::cpu ? futex_wake_latency_ms() : 0.0;
-  const double overhead = std::max(0.0, median(gaps)) + switch_ms + wake_ms;
   for (auto& c : claims)
     for (double* v : {&c.stream_ms, &c.device_wide_ms, &c.host_ms})
       if (!std::isfinite(*v) || *v < 0) *v = 0;
   std::vector<double> claimed = choose_series(claims, &cand_wide);
-  std::vector<double> bounded, floors, windows;
-  int floored = 0;
-  for (size_t i = 0; i < claimed.size(); ++i) {
-    const size_t t = i / static_cast<size_t>(batch);
-    double floor = (cand_windows[t] - overhead) / batch;
-    floors.push_back(floor);
-    windows.push_back(cand_windows[t] / batch);
-    floored += floor > claimed[i];
-    bounded.push_back(std::max(claimed[i], floor));
-  }
-  const double med_claim = median(claimed), med_floor = median(floors), med_window = median(windows);
-  char buf[256];
-  if (med_claim > med_window + 0.05) {
-    std::snprintf(buf, sizeof buf, "the runner claimed %.4f ms per call, more than the judge's clock saw (%.4f ms)",
-                  med_claim, med_window);
-    return finish(Status::rejected, buf);
-  }
-  // On cpu the judge sleeps on the reply, and a loaded host's scheduling noise
-  // lands in its window: a wider margin there, still far below a forged time.
-  const double margin = job_.backend == Backend::cpu ? std::max(0.5, 0.5 * med_floor)
-                                                     : std::max(0.02, 0.25 * med_floor);
-  if (med_claim < med_floor - margin) {
-    std::snprintf(buf, sizeof buf,
-                  "the runner claimed a median of %.4f ms per call, but the judge's clock saw at least %.4f ms: "
-                  "a reported time the judge's clock contradicts",
-                  med_claim, med_floor);
-    return finish(Status::rejected, buf);
-  }
+  Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend);
+  if (bound.rejected) return finish(Status::rejected, *bound.rejected);
   Timing t;
   t.reference = summarize(ref_series);
-  t.candidate = summarize(bounded);
+  t.candidate = summarize(bound.per_call);
   std::vector<double> ref_host;
   for (const auto& c : ref_calls) ref_host.push_back(c.host_ms);
   t.reference.host_median_ms = median(ref_host);
-  t.candidate.host_median_ms = med_window;
+  t.candidate.host_median_ms = bound.median_window;
   t.device_wide = ref_wide || cand_wide;
   t.speedup = t.candidate.median_ms > 0 ? t.reference.median_ms / t.candidate.median_ms : 0;
   t.clock = device_->clock_name();
   t.l2_flushed = opt.flush_cache;
-  t.claimed_median_ms = med_claim;
-  t.judge_overhead_ms = overhead / batch;
-  t.floored_calls = floored;
+  t.claimed_median_ms = bound.median_claim;
+  t.judge_overhead_ms = window_cost_.at(batch) / batch;
+  t.floored_calls = bound.floored;
   t.checked_calls = checked;
   t.batch_calls = batch;
   o_.timing = t;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 namespace eval::worker {
@@ -14,12 +15,58 @@ double percentile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
 }
 
-double median_of(std::vector<double> v) {
+}  // namespace
+
+double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return percentile(v, 0.5);
 }
 
-}  // namespace
+WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const std::vector<double>& many_call_windows,
+                           int many) {
+  WindowCost c;
+  c.one_ms = std::max(0.0, median(one_call_windows));
+  if (many > 1 && !many_call_windows.empty())
+    c.per_call_ms = std::max(0.0, (median(many_call_windows) - c.one_ms) / static_cast<double>(many - 1));
+  return c;
+}
+
+Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,
+                   const WindowCost& cost, Backend backend) {
+  Bound b;
+  if (batch < 1) batch = 1;
+  const double overhead = cost.at(batch);
+  std::vector<double> floors, per_window;
+  for (size_t i = 0; i < claimed.size(); ++i) {
+    const size_t t = i / static_cast<size_t>(batch);
+    const double window = t < windows.size() ? windows[t] : 0;
+    const double floor = (window - overhead) / batch;
+    floors.push_back(floor);
+    per_window.push_back(window / batch);
+    b.floored += floor > claimed[i];
+    b.per_call.push_back(std::max(claimed[i], floor));
+  }
+  b.median_claim = median(claimed);
+  b.median_floor = median(floors);
+  b.median_window = median(per_window);
+  char buf[256];
+  if (b.median_claim > b.median_window + 0.05) {
+    std::snprintf(buf, sizeof buf, "the runner claimed %.4f ms per call, more than the judge's clock saw (%.4f ms)",
+                  b.median_claim, b.median_window);
+    b.rejected = buf;
+    return b;
+  }
+  const double margin = backend == Backend::cpu ? std::max(0.5, 0.5 * b.median_floor)
+                                                : std::max(0.02, 0.25 * b.median_floor);
+  if (b.median_claim < b.median_floor - margin) {
+    std::snprintf(buf, sizeof buf,
+                  "the runner claimed a median of %.4f ms per call, but the judge's clock saw at least %.4f ms: "
+                  "a reported time the judge's clock contradicts",
+                  b.median_claim, b.median_floor);
+    b.rejected = buf;
+  }
+  return b;
+}
 
 TimingStats summarize(std::vector<double> ms) {
   TimingStats s;
@@ -47,8 +94,8 @@ std::vector<double> choose_series(const std::vector<CallTime>& calls, bool* devi
   }
   // Host time exceeds the stream's events by launch and wake-up latency alone
   // (tens of microseconds) unless work ran outside the stream.
-  double gap = median_of(host) - median_of(stream);
-  *device_wide = gap > 0.05 + 0.10 * median_of(stream);
+  double gap = median(host) - median(stream);
+  *device_wide = gap > 0.05 + 0.10 * median(stream);
   return *device_wide ? wide : stream;
 }
 

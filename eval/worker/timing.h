@@ -8,6 +8,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "base/result.h"
@@ -17,11 +19,41 @@
 
 namespace eval::worker {
 
+// The median of a series (0 when empty).
+double median(std::vector<double> ms);
+
 // Median, mean, spread... of a series of milliseconds.
 TimingStats summarize(std::vector<double> ms);
 
 // Picks stream or device-wide times for one side; sets *device_wide when the latter.
 std::vector<double> choose_series(const std::vector<CallTime>& calls, bool* device_wide);
+
+// What a timed window of the runner's costs beyond its calls: measured before
+// any model code is in the runner, as the judge's clock around batches of a
+// no-op call (outputs allocated and copied out, no kernel), of one call and of
+// `many` calls, and fit as a line through the two medians.
+struct WindowCost {
+  double one_ms = 0;       // a window of one call
+  double per_call_ms = 0;  // each further call
+  double at(int calls) const { return one_ms + per_call_ms * static_cast<double>(calls - 1); }
+};
+WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const std::vector<double>& many_call_windows,
+                           int many);
+
+// The judge's bound on the runner's claims. `claimed`: per call; `windows`:
+// per batch of `batch` calls, the judge's clock. A call is charged at least
+// its batch's window less the runner's own cost, shared by the calls (the
+// floor); a claim more than the window, or below the floor beyond a margin
+// (on cpu a wider one: a loaded host's wake-ups land in the window), is
+// `rejected`, with the message saying which.
+struct Bound {
+  std::vector<double> per_call;  // max(claim, floor)
+  double median_claim = 0, median_floor = 0, median_window = 0;
+  int floored = 0;  // calls whose floor was above the claim
+  std::optional<std::string> rejected;
+};
+Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,
+                   const WindowCost& cost, Backend backend);
 
 base::Result<Timing> time_interleaved(Device& device, const TimingOptions& options,
                                       const std::function<base::Status()>& reference,

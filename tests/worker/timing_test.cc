@@ -303,3 +303,63 @@ TEST_SUITE("eval::worker::time_interleaved") {
     CHECK(calls_only(device.log).empty());
   }
 }
+
+TEST_SUITE("eval::worker::bound_claims") {
+  using eval::Backend;
+  using eval::worker::bound_claims;
+  using eval::worker::fit_window_cost;
+  using eval::worker::WindowCost;
+
+  TEST_CASE("the window cost is a line through the medians of one call and of many") {
+    WindowCost c = fit_window_cost({0.30, 0.10, 0.20}, {1.30, 1.10, 5.0}, 11);
+    CHECK(c.one_ms == doctest::Approx(0.20));
+    CHECK(c.per_call_ms == doctest::Approx((1.30 - 0.20) / 10));
+    CHECK(c.at(1) == doctest::Approx(0.20));
+    CHECK(c.at(11) == doctest::Approx(1.30));
+    // One place: no second point, no per-call cost; a negative slope is noise, not a discount.
+    CHECK(fit_window_cost({0.2}, {}, 1).per_call_ms == 0);
+    CHECK(fit_window_cost({0.5}, {0.1}, 4).per_call_ms == 0);
+  }
+
+  TEST_CASE("an honest claim inside its window is kept as claimed") {
+    // Two batches of two calls; each window holds the calls plus the runner's 0.1 ms.
+    WindowCost cost{0.1, 0.0};
+    auto b = bound_claims({1.0, 1.0, 1.0, 1.0}, {2.1, 2.08}, 2, cost, Backend::cuda);
+    CHECK_FALSE(b.rejected);
+    CHECK(b.floored == 0);
+    REQUIRE(b.per_call.size() == 4);
+    for (double v : b.per_call) CHECK(v == doctest::Approx(1.0));
+    CHECK(b.median_window == doctest::Approx((2.1 / 2 + 2.08 / 2) / 2));
+  }
+
+  TEST_CASE("a claim below the floor is charged the floor, or rejected beyond the margin") {
+    WindowCost cost{0.1, 0.0};
+    // Floor (2.1 - 0.1) / 2 = 1.0 per call; a claim of 0.9 is within 25%: charged 1.0.
+    auto near = bound_claims({0.9, 0.9}, {2.1}, 2, cost, Backend::cuda);
+    CHECK_FALSE(near.rejected);
+    CHECK(near.floored == 2);
+    CHECK(near.per_call[0] == doctest::Approx(1.0));
+    // A forged 0.01 ms against a floor of 1.0 ms.
+    auto forged = bound_claims({0.01, 0.01}, {2.1}, 2, cost, Backend::cuda);
+    REQUIRE(forged.rejected);
+    CHECK(forged.rejected->find("contradicts") != std::string::npos);
+    // On cpu the margin is wider (0.5 ms or half the floor): 0.6 against 1.0 passes, 0.4 does not.
+    CHECK_FALSE(bound_claims({0.6, 0.6}, {2.1}, 2, cost, Backend::cpu).rejected);
+    CHECK(bound_claims({0.4, 0.4}, {2.1}, 2, cost, Backend::cpu).rejected);
+  }
+
+  TEST_CASE("a claim longer than the judge saw is rejected") {
+    auto b = bound_claims({3.0}, {1.0}, 1, WindowCost{0.1, 0.0}, Backend::cuda);
+    REQUIRE(b.rejected);
+    CHECK(b.rejected->find("more than the judge's clock saw") != std::string::npos);
+  }
+
+  TEST_CASE("the per-call cost grows with the batch") {
+    // One call costs 0.2 ms of window; each further one 0.05 ms. A batch of 5
+    // in a window of 5.4 ms: (5.4 - 0.4) / 5 = 1.0 ms per call.
+    WindowCost cost{0.2, 0.05};
+    auto b = bound_claims({0.5, 0.5, 0.5, 0.5, 0.5}, {5.4}, 5, cost, Backend::cuda);
+    CHECK(b.median_floor == doctest::Approx(1.0));
+    CHECK(b.rejected);  // 0.5 claimed, 1.0 seen: beyond 25%
+  }
+}
