@@ -253,7 +253,16 @@ class Runner {
                    {"cost_usd", response.value("cost_usd", 0.0)}};
     TRY(base::write_file(dir + "/response.md", response.value("text", "")));
     Extraction e = extract_code(response.value("text", ""));
-    if (!e.code) {
+    // Cut at the token limit: flagged on the attempt; with no complete block
+    // there is nothing to compile, and the model is told why.
+    const bool truncated = response.value("finish_reason", "") == "length";
+    if (truncated) record["truncated"] = true;
+    if (truncated && (!e.code || e.unterminated)) {
+      const std::string where = e.code ? "inside its code block" : "before any code block";
+      record["status"] = "truncated";
+      record["message"] = "the response was cut at the output token limit " + where;
+      TRY_ASSIGN(record["feedback"], d_.templates.render("feedback_truncated", {{"where", where}}));
+    } else if (!e.code) {
       record["status"] = "no_code";
       record["message"] = e.note;
       TRY_ASSIGN(record["feedback"], d_.templates.render("feedback_no_code", {{"reason", e.note}}));
@@ -264,7 +273,12 @@ class Runner {
       TRY(base::write_file(dir + "/result.json", summary.dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       for (const char* k : {"status", "speedup", "candidate_ms", "reference_ms", "message"}) record[k] = summary[k];
-      TRY_ASSIGN(record["feedback"], render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
+      TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
+      if (truncated) {
+        TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));
+        feedback = note + "\n" + feedback;
+      }
+      record["feedback"] = feedback;
     }
     TRY(d_.store.record_attempt(key, record));
     return *d_.store.attempt(key);

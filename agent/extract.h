@@ -6,7 +6,10 @@
 //   2. Fences are ``` or ~~~ (three or more), closed by the same character at
 //      least as long; an unclosed block runs to the end and is marked so.
 //   3. Among the blocks, those defining forward( win; among those, the last
-//      (models revise as they go); with none, the longest block.
+//      (models revise as they go); with none, the longest block. Blocks
+//      tagged as C++ or CUDA (or untagged) go before all others; a chosen
+//      block in another language (```python, a load_inline script) is no
+//      code, with a note naming its language and what was expected.
 //   4. No block at all: no code.
 // Pure functions; safe from any thread.
 #pragma once

@@ -7,6 +7,7 @@
 #include "base/fs.h"
 #include "base/text.h"
 #include "build_info.h"
+#include "eval/compile_log.h"
 #include "profiler/summary.h"
 
 namespace agent {
@@ -101,6 +102,8 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
 }
 
 std::string trim_compile_log(const std::string& log, size_t budget_bytes) {
+  // refinery's own one-line errors, when it has them, are the whole story.
+  if (std::string ours = eval::refinery_errors(log); !ours.empty() && ours.size() <= budget_bytes) return ours;
   size_t first_error = log.find("error");
   size_t start = first_error == std::string::npos ? 0 : log.rfind('\n', first_error);
   start = start == std::string::npos ? 0 : start + 1;

@@ -13,6 +13,8 @@
 #include "build_info.h"
 #include "base/sha256.h"
 #include "base/text.h"
+#include "eval/compat_headers.h"
+#include "eval/compile_log.h"
 #include "eval/nvcc_split.h"
 
 namespace eval {
@@ -171,6 +173,32 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
   return pch_dir_;
 }
 
+Result<std::string> CompileService::compat_include_dir() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!compat_dir_.empty()) return compat_dir_;
+  std::string all = "compat-v1\n";
+  for (const auto& h : compat_headers()) all += h.path + "\n" + h.text + "\n";
+  fs::path dir = fs::path(options_.cache_dir) / "include" / base::sha256_hex(all).substr(0, 16);
+  TRY(base::make_dirs(dir.parent_path().string(), 0755));
+  // Content-addressed: a complete folder appears by rename, or is already there.
+  if (!fs::exists(dir / "complete")) {
+    TRY_ASSIGN(std::string tmp, base::make_temp_dir(dir.parent_path().string(), "compat"));
+    for (const auto& h : compat_headers()) {
+      fs::path file = fs::path(tmp) / h.path;
+      TRY(base::make_dirs(file.parent_path().string(), 0755));
+      TRY(base::write_file(file.string(), h.text));
+    }
+    TRY(base::write_file((fs::path(tmp) / "complete").string(), ""));
+    TRY(seal(tmp));
+    std::error_code ec;
+    fs::rename(tmp, dir, ec);
+    if (ec) fs::remove_all(tmp, ec);  // another process put it there first
+    if (!fs::exists(dir / "complete")) return Error{"cannot write refinery's headers into " + dir.string()};
+  }
+  compat_dir_ = dir.string();
+  return compat_dir_;
+}
+
 Toolchain build_toolchain() {
   Toolchain t;
   t.cxx = REFINERY_CXX;
@@ -192,6 +220,9 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   TRY_ASSIGN(std::string version, compiler_version(compiler));
 
   std::vector<std::string> flags = common_flags(toolchain_);
+  // Ahead of LibTorch's: <torch/extension.h> is refinery's (compat_headers.h).
+  TRY_ASSIGN(std::string compat, compat_include_dir());
+  flags.insert(flags.begin(), "-I" + compat);
   std::string note;
   std::string pch;
   if (use_nvcc) {
@@ -272,7 +303,11 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.ok = r.exited_ok();
-  out.log = (note.empty() ? "" : note + "\n") + r.out + r.err;
+  out.log = clean_compile_log((note.empty() ? "" : note + "\n") + r.out + r.err,
+                              {{tmp + "/", ""},
+                               {pch.empty() ? "" : (fs::path(pch) / kPchHeader).string(), "<torch/torch.h>"},
+                               {compat + "/", "<refinery>/"},
+                               {options_.cache_dir + "/", "<cache>/"}});
   if (r.timed_out)
     out.log += "\nrefinery: the compiler did not finish within " +
                std::to_string(static_cast<int>(options_.timeout_seconds)) + " s and was killed";

@@ -91,13 +91,16 @@ class CompileService {
   base::Result<std::string> compiler_version(const std::string& compiler);
   // The folder of the precompiled header, built on first use; empty if unusable.
   std::string precompiled_header(const std::vector<std::string>& flags, std::string* note);
+  // The folder of compat_headers() in the cache, written once; an Error if it cannot be.
+  base::Result<std::string> compat_include_dir();
 
   Toolchain toolchain_;
   CompileOptions options_;
   base::ProcessRunner& runner_;
-  std::mutex mutex_;  // guards versions_ and pch_dir_
+  std::mutex mutex_;  // guards versions_, pch_dir_ and compat_dir_
   std::vector<std::pair<std::string, std::string>> versions_;
   std::string pch_dir_;
+  std::string compat_dir_;
   bool pch_tried_ = false;
   std::counting_semaphore<> slots_;  // one compile per core (options_.max_parallel)
 };

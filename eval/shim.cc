@@ -3,6 +3,18 @@
 namespace eval {
 
 std::string make_shim(const Problem& problem) {
+  // The signature the problem expects, for the shim's own errors.
+  std::string params;
+  for (size_t i = 0; i < problem.inputs.size(); ++i) {
+    const auto& in = problem.inputs[i];
+    if (i) params += ", ";
+    if (!in.is_scalar) params += "torch::Tensor ";
+    else if (in.dtype == DType::boolean) params += "bool ";
+    else if (is_floating(in.dtype)) params += "double ";
+    else params += "int64_t ";
+    params += in.name;
+  }
+  const std::string signature = "torch::Tensor forward(" + params + ")";
   std::string args;
   for (size_t i = 0; i < problem.inputs.size(); ++i) {
     const auto& in = problem.inputs[i];
@@ -19,6 +31,7 @@ std::string make_shim(const Problem& problem) {
 #include <cstring>
 #include <exception>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,6 +49,32 @@ template <class... Ts>
 void collect(const std::tuple<Ts...>& t, std::vector<at::Tensor>& out) {
   std::apply([&](const auto&... xs) { (collect(xs, out), ...); }, t);
 }
+// What forward may return: a tensor, a vector of them, pairs and tuples of those.
+template <class T> struct collectable : std::false_type {};
+template <> struct collectable<at::Tensor> : std::true_type {};
+template <> struct collectable<std::vector<at::Tensor>> : std::true_type {};
+template <class A, class B>
+struct collectable<std::pair<A, B>>
+    : std::bool_constant<collectable<std::decay_t<A>>::value && collectable<std::decay_t<B>>::value> {};
+template <class... Ts>
+struct collectable<std::tuple<Ts...>> : std::bool_constant<(collectable<std::decay_t<Ts>>::value && ...)> {};
+// Whether the candidate's forward takes these inputs; looked up when the
+// entry point instantiates it, so a missing forward is this check's error.
+template <class... A> using forward_result = decltype(forward(std::declval<A>()...));
+template <class Void, class... A> struct callable : std::false_type {};
+template <class... A> struct callable<std::void_t<forward_result<A...>>, A...> : std::true_type {};
+template <class... A>
+void run(std::vector<at::Tensor>& out, A&&... a) {
+  if constexpr (!callable<void, A&&...>::value) {
+    static_assert(callable<void, A&&...>::value,
+                  "refinery: error: no forward() that takes this problem's inputs; expected )" + signature + R"(");
+  } else if constexpr (!collectable<std::decay_t<forward_result<A&&...>>>::value) {
+    static_assert(collectable<std::decay_t<forward_result<A&&...>>>::value,
+                  "refinery: error: forward() must return a torch::Tensor, or a std::tuple or std::vector of them; expected )" + signature + R"(");
+  } else {
+    collect(forward(std::forward<A>(a)...), out);
+  }
+}
 inline void fail(char* buffer, unsigned long size, const char* message) {
   if (size == 0) return;
   std::strncpy(buffer, message, size - 1);
@@ -48,7 +87,7 @@ extern "C" __attribute__((visibility("default"))) int refinery_entry_v1(
   const auto& in = *static_cast<const std::vector<at::Tensor>*>(inputs);
   auto& out = *static_cast<std::vector<at::Tensor>*>(outputs);
   try {
-    refinery_shim::collect(forward()" + args + R"(), out);
+    refinery_shim::run(out)" + std::string(args.empty() ? "" : ", ") + args + R"();
     return 0;
   } catch (const c10::Error& e) {
     refinery_shim::fail(error, error_size, e.what_without_backtrace());

@@ -227,6 +227,44 @@ TEST_SUITE("campaign") {
       CHECK(a["turn"] == 1);
     }
   }
+
+  TEST_CASE("a response cut at the token limit is recorded as truncated, and the model is told") {
+    Harness h;
+    h.config.models.resize(1);
+    h.config.strategies[0].turns = 2;
+    h.config.strategies[0].samples = 1;
+    int evaluated = 0;
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> {
+      // Turn 1 is cut inside its block; turn 2 after a complete one.
+      auto c = Harness::answer(key.turn == 1 ? "```cpp\nat::Tensor forward(at::Tensor x) {\n  return"
+                                             : "```cpp\nat::Tensor forward(at::Tensor x) { return x; }\n```\nNow, why");
+      c.response.finish_reason = "length";
+      return c;
+    };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      ++evaluated;
+      return Harness::correct(1.1);
+    };
+    REQUIRE(h.run(ask, evaluate).ok());
+    auto attempts = h.store->attempts();
+    REQUIRE(attempts.size() == 2);
+    auto whole = [&](int turn) {
+      auto r = h.store->attempt({h.config.models[0].name, h.config.strategies[0].name, "level1/19", 0, turn});
+      REQUIRE(r.has_value());
+      return *r;
+    };
+    const auto cut = whole(1), after = whole(2);
+    CHECK(cut["status"] == "truncated");
+    CHECK(cut["truncated"] == true);
+    CHECK(cut["message"] == "the response was cut at the output token limit inside its code block");
+    CHECK(cut["feedback"].get<std::string>().find("cut off at the output token limit inside its code block") !=
+          std::string::npos);
+    CHECK(after["status"] == "correct");
+    CHECK(after["truncated"] == true);
+    CHECK(after["feedback"].get<std::string>().rfind("(Your answer was cut off at the output token limit after", 0) == 0);
+    CHECK(evaluated == 1);  // the cut block was never compiled
+  }
 }
 
 }  // namespace

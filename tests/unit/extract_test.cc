@@ -71,3 +71,26 @@ TEST_SUITE("agent::extract_code") {
     CHECK(e.note == "the code block is empty");
   }
 }
+
+TEST_SUITE("agent::extract_code languages") {
+  using agent::extract_code;
+  TEST_CASE("a python block that defines forward is reported as python, not compiled") {
+    auto e = extract_code("```python\nimport torch\ndef forward(x):\n    return x.relu()\n```\n");
+    CHECK_FALSE(e.code.has_value());
+    CHECK(e.language == "python");
+    CHECK(e.note ==
+          "the code block is tagged `python`: refinery compiles one C++ or CUDA source file (```cpp or ```cuda) "
+          "that defines forward(), not python code");
+  }
+  TEST_CASE("a C++ block wins over a later python one that also defines forward") {
+    auto e = extract_code("```cuda\nat::Tensor forward(at::Tensor x) { return x; }\n```\n"
+                          "```python\nmodel.forward(x)\n```\n");
+    REQUIRE(e.code.has_value());
+    CHECK(e.language == "cuda");
+    CHECK(*e.code == "at::Tensor forward(at::Tensor x) { return x; }\n");
+  }
+  TEST_CASE("tags are case-blind") {
+    CHECK(extract_code("```CUDA\nat::Tensor forward(at::Tensor x) { return x; }\n```").code.has_value());
+    CHECK(extract_code("```C++\nat::Tensor forward(at::Tensor x) { return x; }\n```").code.has_value());
+  }
+}

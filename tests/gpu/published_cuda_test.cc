@@ -1,0 +1,58 @@
+// Kernels in the styles people publish (tests/fixtures/candidates/published),
+// on the cuda backend at small size: load_inline sources with
+// <torch/extension.h>, the CUDA helpers and cuBLAS compile and get the status
+// they should.
+#include <doctest/doctest.h>
+
+#include "gpu/gpu_support.h"
+#include "test_support.h"
+
+using eval::Status;
+using test_support::fixture;
+
+namespace {
+test_support::RealEvaluator& cuda() {
+  static test_support::RealEvaluator evaluator(eval::Backend::cuda, 120, gpu_support::probe().arch);
+  evaluator.settings.size = "small";
+  return evaluator;
+}
+eval::Outcome run(const std::string& problem, const std::string& name) {
+  return cuda().run(problem, fixture("published/" + name));
+}
+std::string log_of(const eval::Outcome& o) { return o.compile ? o.compile->log : ""; }
+}  // namespace
+
+TEST_SUITE("published kernels, cuda backend") {
+  TEST_CASE("load_inline style: guard, current stream, dispatch, launch check") {
+    auto o = run("level1/19", "inline_relu.cu");
+    CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
+  }
+
+  TEST_CASE("PYBIND11_MODULE under nvcc is one line saying to remove it") {
+    auto o = run("level1/19", "inline_relu_pybind.cu");
+    REQUIRE(o.status == Status::compile_error);
+    CHECK_MESSAGE(log_of(o).rfind("refinery: error: remove PYBIND11_MODULE", 0) == 0, log_of(o));
+  }
+
+  TEST_CASE("a device sync inside forward is still correct") {
+    auto o = run("level1/19", "inline_relu_device_sync.cu");
+    CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
+  }
+
+  TEST_CASE("an in-place kernel that returns its input is rejected") {
+    auto o = run("level1/19", "inline_relu_inplace_returns_input.cu");
+    CHECK_MESSAGE(o.status == Status::rejected, o.message);
+  }
+
+  TEST_CASE("cuBLAS on LibTorch's handle is correct") {
+    auto o = run("level1/1", "cublas_matmul.cu");
+    CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
+  }
+
+  TEST_CASE("cuBLAS on a side stream it never waits for is correct, and its time is counted") {
+    auto o = run("level1/1", "cublas_matmul_side_stream.cu");
+    CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
+    REQUIRE(o.timing.has_value());
+    CHECK(o.timing->device_wide);
+  }
+}
