@@ -6,6 +6,7 @@
 #   bench/gpu_session.sh tests      the cuda end-to-end and profile tests
 #   bench/gpu_session.sh attacks    the attack suite on the cuda backend
 #   bench/gpu_session.sh figures    eval_breakdown.sh and timing_floor.sh
+#   bench/gpu_session.sh compile    compile_headers.sh, then the published-kernel tests
 #   bench/gpu_session.sh all        all three
 #   bench/gpu_session.sh final      attacks, figures, then tests, each cut to fit one 10-minute call
 set -uo pipefail
@@ -54,10 +55,15 @@ fi
 case "$stage" in
   tests|all)
     step "tests/gpu: eval and profile"
-    timeout 400 build-gpu/tests/refinery_gpu_tests -ts='eval end to end*,*profil*' 2>&1 | tee "$out/gpu_tests.log" | tail -40 ;;&
+    timeout 400 build-gpu/tests/refinery_gpu_tests -ts='eval end to end*,*profil*,published*' 2>&1 | tee "$out/gpu_tests.log" | tail -40 ;;&
   attacks|all)
     step "tests/gpu: attacks"
     timeout 400 build-gpu/tests/refinery_gpu_tests -ts='attacks*' 2>&1 | tee "$out/gpu_attacks.log" | tail -40 ;;&
+  compile|all)
+    step "compile_headers"
+    timeout 300 bench/compile_headers.sh build-gpu 2>&1 | tee "$out/compile_headers.log"
+    step "tests/gpu: published kernels"
+    timeout 200 build-gpu/tests/refinery_gpu_tests -ts='published*' 2>&1 | tee "$out/gpu_published.log" | tail -30 ;;&
   figures|all)
     step "eval_breakdown"
     timeout 240 bench/eval_breakdown.sh 2>&1 | tee "$out/breakdown.log" | tail -30
