@@ -45,15 +45,17 @@ WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const st
 // its batch's window less the runner's own cost, shared by the calls (the
 // floor); a claim more than the window, or below the floor beyond a margin
 // (on cpu a wider one: a loaded host's wake-ups land in the window), is
-// `rejected`, with the message saying which.
+// `rejected`, with the message saying which. The cost taken off a window is
+// at least `at_least_ms` (the judge's own cost around its reference batches).
 struct Bound {
   std::vector<double> per_call;  // max(claim, floor)
   double median_claim = 0, median_floor = 0, median_window = 0;
   int floored = 0;  // calls whose floor was above the claim
+  double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
   std::optional<std::string> rejected;
 };
 Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,
-                   const WindowCost& cost, Backend backend);
+                   const WindowCost& cost, Backend backend, double at_least_ms = 0);
 
 base::Result<Timing> time_interleaved(Device& device, const TimingOptions& options,
                                       const std::function<base::Status()>& reference,

@@ -384,7 +384,7 @@ TEST_SUITE("eval::shim") {
     b.dtype = eval::DType::boolean;
     p.inputs = {x, s, n, b};
     std::string shim = eval::make_shim(p);
-    CHECK(shim.find("forward(in[0], in[1].item<double>(), in[2].item<int64_t>(), in[3].item<bool>())") !=
+    CHECK(shim.find("run(out, in[0], in[1].item<double>(), in[2].item<int64_t>(), in[3].item<bool>())") !=
           std::string::npos);
     CHECK(shim.find(std::string("int ") + eval::kEntrySymbol + "(") != std::string::npos);
   }

@@ -363,3 +363,36 @@ TEST_SUITE("eval::worker::bound_claims") {
     CHECK(b.rejected);  // 0.5 claimed, 1.0 seen: beyond 25%
   }
 }
+
+TEST_SUITE("eval::worker::bound_claims, the judge's own cost") {
+  TEST_CASE("the cost taken off a window is at least the judge's own around the reference") {
+    using eval::worker::bound_claims;
+    // Calibrated 0.1 ms, but the judge saw 1.1 ms of its own around its batches: floor (2.1 - 1.1) / 2.
+    auto b = bound_claims({0.5, 0.5}, {2.1}, 2, eval::worker::WindowCost{0.1, 0.0}, eval::Backend::cuda, 1.1);
+    CHECK(b.overhead_ms == doctest::Approx(1.1));
+    CHECK(b.median_floor == doctest::Approx(0.5));
+    CHECK_FALSE(b.rejected);
+    // Below the calibrated cost it changes nothing.
+    CHECK(bound_claims({0.5}, {2.0}, 1, eval::worker::WindowCost{0.3, 0.0}, eval::Backend::cuda, 0.1).overhead_ms ==
+          doctest::Approx(0.3));
+  }
+}
+
+TEST_SUITE("eval::worker::bound_claims, a loaded cpu host") {
+  TEST_CASE("wake-up noise in most windows does not contradict an honest claim; a lie is still caught") {
+    using eval::Backend;
+    using eval::worker::bound_claims;
+    const eval::worker::WindowCost cost{0.1, 0.0};
+    // Honest 1 ms calls; three of five windows took a descheduling of 30-40 ms.
+    const std::vector<double> noisy = {1.1, 30.0, 40.0, 35.0, 1.2};
+    auto honest = bound_claims({1.0, 1.0, 1.0, 1.0, 1.0}, noisy, 1, cost, Backend::cpu);
+    CHECK_FALSE(honest.rejected);
+    CHECK(honest.median_floor == doctest::Approx(29.9));  // the bound still charges what the judge saw
+    // A runner that claims 0.01 ms for 5 ms calls is below even the quietest window.
+    auto lie = bound_claims({0.01, 0.01, 0.01, 0.01, 0.01}, {5.1, 30.0, 40.0, 35.0, 5.2}, 1, cost, Backend::cpu);
+    REQUIRE(lie.rejected);
+    CHECK(lie.rejected->find("the judge's clock saw at least 5.0000 ms") != std::string::npos);
+    // On a GPU the median window is the reference.
+    CHECK(bound_claims({1.0, 1.0, 1.0, 1.0, 1.0}, noisy, 1, cost, Backend::cuda).rejected);
+  }
+}
