@@ -1,5 +1,7 @@
 #include "agent/args.h"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 #include "base/text.h"
@@ -11,14 +13,28 @@ std::string Args::get(const std::string& name, const std::string& fallback) cons
   return it == values.end() ? fallback : it->second;
 }
 
-base::Result<double> Args::number(const std::string& name, double fallback) const {
+base::Result<double> Args::number(const std::string& name, double fallback, double min, double max) const {
   auto it = values.find(name);
   if (it == values.end()) return fallback;
   char* end = nullptr;
+  errno = 0;
   double v = std::strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end != '\0')
-    return base::Error{"--" + name + " expects a number, got '" + it->second + "'"};
+  if (it->second.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max)
+    return base::usage_error("--" + name + " must be a number between " + base::format_number(min) + " and " +
+                             base::format_number(max) + ", got '" + it->second + "'");
   return v;
+}
+
+base::Result<int64_t> Args::integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
+  auto it = values.find(name);
+  if (it == values.end()) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(it->second.c_str(), &end, 10);
+  if (it->second.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
+    return base::usage_error("--" + name + " must be an integer between " + std::to_string(min) + " and " +
+                             std::to_string(max) + ", got '" + it->second + "'");
+  return static_cast<int64_t>(v);
 }
 
 base::Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<FlagSpec>& flags) {
@@ -44,13 +60,13 @@ base::Result<Args> parse_args(const std::vector<std::string>& argv, const std::v
     if (!spec) {
       std::string message = "unknown flag --" + name;
       if (auto guess = base::closest_match(name, names)) message += " (did you mean --" + *guess + "?)";
-      return base::Error{message};
+      return base::usage_error(message);
     }
     if (spec->takes_value && !inline_value) {
-      if (i + 1 >= argv.size()) return base::Error{"--" + name + " needs a value"};
+      if (i + 1 >= argv.size()) return base::usage_error("--" + name + " needs a value");
       value = argv[++i];
     } else if (!spec->takes_value) {
-      if (inline_value) return base::Error{"--" + name + " takes no value"};
+      if (inline_value) return base::usage_error("--" + name + " takes no value");
       value = "true";
     }
     args.values[name] = value;

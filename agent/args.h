@@ -4,6 +4,7 @@
 // Not synchronised.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,7 +26,11 @@ struct Args {
 
   bool has(const std::string& name) const { return values.count(name) > 0; }
   std::string get(const std::string& name, const std::string& fallback = "") const;
-  base::Result<double> number(const std::string& name, double fallback) const;
+  // A flag's value as a finite number (an integer) within [min, max], or
+  // `fallback` when the flag is absent; anything else is a usage error that
+  // names the flag: "--timeout must be a number between 1 and 86400, got 'inf'".
+  base::Result<double> number(const std::string& name, double fallback, double min, double max) const;
+  base::Result<int64_t> integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const;
 };
 
 base::Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<FlagSpec>& flags);

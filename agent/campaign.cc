@@ -213,6 +213,8 @@ class Runner {
     auto completion = d_.ask(model, key, request);
     if (!completion) {
       // Nothing is recorded: this chain resumes here when the run is resumed.
+      // A request cut short by Ctrl-C needs no message of its own.
+      if (completion.error().kind == base::ErrorKind::interrupted) return finish();
       {
         std::lock_guard<std::mutex> lock(mutex_);
         if (d_.on_model_error) d_.on_model_error(key, completion.error().message);
@@ -227,6 +229,7 @@ class Runner {
                                 {"output_tokens", r.usage.output_tokens},
                                 {"reasoning_tokens", r.usage.reasoning_tokens}}},
                      {"cost_usd", cost_usd(r.usage, model.price)}};
+    if (!r.usage.invalid.empty()) response["usage"]["invalid"] = r.usage.invalid;
     if (auto s = d_.store.record_response(key, response); !s) {
       fail(s);
       return finish();
@@ -273,6 +276,8 @@ class Runner {
       TRY(base::write_file(dir + "/result.json", summary.dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       for (const char* k : {"status", "speedup", "candidate_ms", "reference_ms", "message"}) record[k] = summary[k];
+      record["backend"] = d_.target.backend;
+      if (summary.value("unstable", false)) record["unstable"] = true;
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
       if (truncated) {
         TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));

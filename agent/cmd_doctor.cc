@@ -23,7 +23,7 @@ int cmd_doctor(const std::vector<std::string>& argv) {
   auto ctx_or = make_context(*args);
   if (!ctx_or) {
     std::fprintf(stderr, "refinery doctor: %s\n", ctx_or.error().message.c_str());
-    return 2;
+    return base::exit_code(ctx_or.error());
   }
   Context& ctx = **ctx_or;
   ctx.settings.allow_untrusted = true;  // to see what is missing rather than stop at it

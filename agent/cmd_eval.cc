@@ -26,14 +26,20 @@ int cmd_eval(const std::vector<std::string>& argv) {
   if (!args->positional.empty()) return usage("unexpected argument '" + args->positional[0] + "'");
   if (!args->has("problem")) return usage("--problem is required");
   if (!args->has("candidate")) return usage("--candidate is required");
+  // Usage errors get the usage text (exit 2); the rest could not be done (exit 1).
+  auto fail = [&](const base::Error& e) {
+    if (e.kind == base::ErrorKind::usage) return usage(e.message);
+    err.line("refinery eval: " + e.message);
+    return base::exit_code(e);
+  };
   auto source = base::read_file(args->get("candidate"));
-  if (!source) return usage(source.error().message);
+  if (!source) return fail(source.error());
   auto problem = problem_index(*args).find(args->get("problem"));
-  if (!problem) return usage(problem.error().message);
+  if (!problem) return fail(problem.error());
   auto ctx = make_context(*args);
-  if (!ctx) return usage(ctx.error().message);
+  if (!ctx) return fail(ctx.error());
   if (!problem->size((*ctx)->settings.size))
-    return usage("problem " + problem->id + " has no size '" + (*ctx)->settings.size + "'");
+    return fail(base::Error{"problem " + problem->id + " has no size '" + (*ctx)->settings.size + "'"});
 
   auto outcome = (*ctx)->evaluator->evaluate(*problem, *source, (*ctx)->settings);
   if (!outcome) {

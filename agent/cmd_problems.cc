@@ -38,7 +38,7 @@ int show(const Args& args) {
   auto p = problem_index(args).find(args.positional[0]);
   if (!p) {
     std::fprintf(stderr, "refinery problems show: %s\n", p.error().message.c_str());
-    return 2;
+    return 1;
   }
   auto spec = base::read_file(p->spec_path);
   auto ref = base::read_file(p->reference_path);
@@ -54,7 +54,7 @@ int check(const Args& args) {
   auto ctx_or = make_context(args);
   if (!ctx_or) {
     std::fprintf(stderr, "refinery problems check: %s\n", ctx_or.error().message.c_str());
-    return 2;
+    return base::exit_code(ctx_or.error());
   }
   Context& ctx = **ctx_or;
   std::vector<eval::Problem> problems;
@@ -70,7 +70,7 @@ int check(const Args& args) {
       auto p = ctx.problems->find(id);
       if (!p) {
         std::fprintf(stderr, "refinery problems check: %s\n", p.error().message.c_str());
-        return 2;
+        return 1;
       }
       problems.push_back(std::move(p).value());
     }

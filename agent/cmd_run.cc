@@ -68,6 +68,7 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
 int cmd_report(const std::vector<std::string>& argv) {
   auto args = parse_args(argv, {{"json", false, "print JSON"}});
   if (!args || args->positional.size() != 1) {
+    if (!args) std::fprintf(stderr, "refinery report: %s\n", args.error().message.c_str());
     std::fprintf(stderr, "usage: refinery report RUN_DIR [--json]\n");
     return 2;
   }
@@ -76,19 +77,19 @@ int cmd_report(const std::vector<std::string>& argv) {
   auto selection_text = base::read_file((run / "selection.json").string());
   if (!config_text || !selection_text) {
     std::fprintf(stderr, "refinery report: %s is not a run folder (no config.yaml or selection.json)\n", run.c_str());
-    return 2;
+    return 1;
   }
   auto config = parse_config(*config_text, (run / "config.yaml").string());
   if (!config) {
     std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
-    return 2;
+    return 1;
   }
   auto selection = nlohmann::json::parse(*selection_text, nullptr, false);
   if (selection.is_discarded() || !selection.is_array()) {
     std::fprintf(stderr, "refinery report: %s is not a JSON list of problem ids\n", (run / "selection.json").c_str());
     return 1;
   }
-  auto store = RunStore::open(run.string(), *config_text, false);
+  auto store = RunStore::open(run.string(), *config_text, false, /*exclusive=*/false);
   if (!store) {
     std::fprintf(stderr, "refinery report: %s\n", store.error().message.c_str());
     return 1;
@@ -102,24 +103,25 @@ int cmd_run(const std::vector<std::string>& argv) {
                                  {"threads", true, "evaluation threads: compiles and worker runs in flight (default: cores + 1 on cuda, 1 on cpu)"},
                                  {"cache-dir", true, "compile cache"},
                                  {"problems", true, "problems folder"}};
-  auto usage = [&](const std::string& message) {
-    std::fprintf(stderr, "refinery run: %s\nusage: refinery run CONFIG [flags]\n%s", message.c_str(),
-                 flags_help(flags).c_str());
-    return 2;
+  // The usage text goes with usage errors only; the exit code follows the error's kind.
+  auto fail = [&](const base::Error& e) {
+    std::fprintf(stderr, "refinery run: %s\n", e.message.c_str());
+    if (e.kind == base::ErrorKind::usage)
+      std::fprintf(stderr, "usage: refinery run CONFIG [flags]\n%s", flags_help(flags).c_str());
+    return base::exit_code(e);
   };
   auto args = parse_args(argv, flags);
-  if (!args) return usage(args.error().message);
-  if (args->positional.size() != 1) return usage("one CONFIG file expected");
+  if (!args) return fail(args.error());
+  if (args->positional.size() != 1) return fail(base::usage_error("one CONFIG file expected"));
+  auto threads = args->integer("threads", 0, 1, 1024);
+  if (!threads) return fail(threads.error());
   const std::string config_path = args->positional[0];
   auto config_text = base::read_file(config_path);
-  if (!config_text) return usage(config_text.error().message);
+  if (!config_text) return fail(config_text.error());
   auto config = parse_config(*config_text, config_path);
-  if (!config) {
-    std::fprintf(stderr, "%s\n", config.error().message.c_str());
-    return 2;
-  }
+  if (!config) return fail(config.error());
   auto problems = select_problems(*config, problem_index(*args));
-  if (!problems) return usage(problems.error().message);
+  if (!problems) return fail(problems.error());
 
   // The evaluation context, configured from the config's eval section.
   Args eval_args;
@@ -130,7 +132,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   eval_args.values["trials"] = std::to_string(config->eval.trials);
   eval_args.values["timeout"] = std::to_string(config->eval.timeout);
   eval_args.values["timing-trials"] = std::to_string(config->eval.timing_trials);
-  if (config->seed) eval_args.values["seed"] = std::to_string(config->seed);
+  if (config->seed) eval_args.values["seed"] = std::to_string(*config->seed);
   bool profile_feedback = false;
   for (const auto& s : config->strategies)
     for (const auto& k : s.feedback) profile_feedback = profile_feedback || k == "profile";
@@ -139,8 +141,10 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (!config->eval.metrics.empty()) eval_args.values["metrics"] = base::join(config->eval.metrics, ",");
   if (config->eval.allow_untrusted) eval_args.values["allow-untrusted"] = "";
   auto ctx = make_context(eval_args);
-  if (!ctx) return usage(ctx.error().message);
+  if (!ctx) return fail(ctx.error().wrap(config_path));
   eval::EvalSettings settings = (*ctx)->settings;
+  settings.unstable_spread = config->eval.unstable_spread;
+  settings.remeasure = config->eval.remeasure;
   if (config->eval.atol || config->eval.rtol)
     settings.tolerance = eval::Tolerance{config->eval.atol.value_or(1e-4), config->eval.rtol.value_or(1e-4)};
   // Every model's key is a secret, whatever its variable is called.
@@ -150,7 +154,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   settings.secrets = base::secrets_from_environment(eval::current_environment(), key_names);
 
   // Every model's source of responses; keys are checked before anything starts.
-  CurlHttpClient http;
+  CurlHttpClient http(&g_stop);
   std::map<std::string, std::unique_ptr<ModelClient>> clients;
   std::map<std::string, Replay> replays;
   for (const auto& m : config->models) {
@@ -159,28 +163,29 @@ int cmd_run(const std::vector<std::string>& argv) {
       fs::path source = m.replay_from;
       if (source.is_relative()) source = fs::path(config_path).parent_path() / source;
       auto r = Replay::load(source.string());
-      if (!r) return usage("model '" + m.name + "': " + r.error().message);
+      if (!r) return fail(r.error().wrap("model '" + m.name + "'"));
       replays.emplace(m.name, std::move(r).value());
       continue;
     }
     auto key = api_key_for(m);
-    if (!key) return usage(key.error().message);
+    if (!key) return fail(key.error());
+    // Waits before a retry end at once on Ctrl-C; so does a request in flight.
     clients[m.name] = std::make_unique<ModelClient>(
-        m, *key, http, [](double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); },
-        config->seed ^ std::hash<std::string>{}(m.name));
+        m, *key, http, [](double s) { return sleep_unless(s, g_stop); },
+        config->seed.value_or(std::random_device{}()) ^ std::hash<std::string>{}(m.name));
   }
 
   fs::path out = args->get("out", "runs/" + config->name);
   auto store = RunStore::open(out.string(), *config_text, args->has("force"));
-  if (!store) return usage(store.error().message);
+  if (!store) return fail(store.error());
   for (const auto& w : store->warnings()) std::fprintf(stderr, "refinery run: %s\n", w.c_str());
   std::vector<std::string> selection;
   for (const auto& p : *problems) selection.push_back(p.id);
   if (auto s = base::write_file_atomic((out / "selection.json").string(), nlohmann::json(selection).dump(2)); !s)
-    return usage(s.error().message);
+    return fail(s.error());
 
   auto templates = PromptTemplates::load(default_prompts_dir());
-  if (!templates) return usage(templates.error().message);
+  if (!templates) return fail(templates.error());
   Printer printer;
   const bool terminal = isatty(fileno(stdout));
   auto start = std::chrono::steady_clock::now();
@@ -221,7 +226,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                       std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
                                    key.str().c_str(), error.c_str());
                     },
-                    &g_stop, args->has("threads") ? std::max(1, std::atoi(args->get("threads").c_str())) : default_eval_threads(settings.backend)};
+                    &g_stop, *threads > 0 ? static_cast<int>(*threads) : default_eval_threads(settings.backend)};
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, nullptr);
@@ -232,10 +237,14 @@ int cmd_run(const std::vector<std::string>& argv) {
     printer.failed("campaign " + config->name, status.error().message);
     return 1;
   }
-  if (g_stop.load()) std::printf("stopped; run the same command again to resume\n");
   std::printf("run folder: %s\n", out.c_str());
   // The store in hand already holds every attempt: no second read of the logs.
-  return emit_report(out, *config, selection, store->attempts(), false);
+  const int code = emit_report(out, *config, selection, store->attempts(), false);
+  if (g_stop.load()) {
+    std::printf("stopped; run the same command again to resume\n");
+    return base::exit_code(base::Error{"", base::ErrorKind::interrupted});
+  }
+  return code;
 }
 
 }  // namespace agent

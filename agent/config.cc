@@ -1,8 +1,11 @@
 #include "agent/config.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 
 #include "base/fs.h"
+#include "base/text.h"
 #include "base/yaml_decode.h"
 
 namespace agent {
@@ -17,7 +20,7 @@ const std::vector<std::string> kProviders = {"openai", "openai-responses", "anth
 const std::vector<std::string> kKinds = {"single_shot", "refine", "best_of_k_refine"};
 const std::vector<std::string> kFeedback = {"compile", "correctness", "timing", "profile"};
 
-// Decoding helpers that read an optional key into a field of its type.
+// Decoding helpers that read an optional key into a field of its type, range-checked.
 struct Reader {
   const yaml::Document& doc;
   const YAML::Node& map;
@@ -32,23 +35,21 @@ struct Reader {
     TRY_ASSIGN(out, yaml::as_choice(doc, map[key], key, choices));
     return {};
   }
-  Status number(const char* key, double& out, double min) const {
+  Status number(const char* key, double& out, double min, double max) const {
     if (!map[key]) return {};
-    TRY_ASSIGN(out, yaml::as_double(doc, map[key], key));
-    if (out < min) return doc.error_at(map[key], std::string("'") + key + "' must be at least " + std::to_string(min));
+    TRY_ASSIGN(out, yaml::as_double_in(doc, map[key], key, min, max));
     return {};
   }
-  Status number(const char* key, std::optional<double>& out, double min) const {
+  Status number(const char* key, std::optional<double>& out, double min, double max) const {
     if (!map[key]) return {};
     double v = 0;
-    TRY(number(key, v, min));
+    TRY(number(key, v, min, max));
     out = v;
     return {};
   }
-  Status integer(const char* key, int& out, int min) const {
+  Status integer(const char* key, int& out, int min, int max) const {
     if (!map[key]) return {};
-    TRY_ASSIGN(int64_t v, yaml::as_int(doc, map[key], key));
-    if (v < min) return doc.error_at(map[key], std::string("'") + key + "' must be at least " + std::to_string(min));
+    TRY_ASSIGN(int64_t v, yaml::as_int_in(doc, map[key], key, min, max));
     out = static_cast<int>(v);
     return {};
   }
@@ -57,46 +58,73 @@ struct Reader {
     TRY_ASSIGN(out, yaml::as_string(doc, node, key));
     return {};
   }
+  // A name that becomes a folder of the run: checked before it is used.
+  Status name(const char* key, std::string& out, const std::string& what) const {
+    TRY(required_text(key, out, what));
+    if (auto why = base::path_component_problem(out))
+      return doc.error_at(map[key], "'" + out + "' cannot name " + what + ": " + *why +
+                                        " (use letters, digits, '.', '_', '-' and '+')");
+    return {};
+  }
 };
+
+// Keys each provider takes beyond name and provider.
+const std::vector<std::string> kReplayKeys = {"replay_from", "model", "concurrency", "price"};
+const std::vector<std::string> kHttpKeys = {"model", "base_url", "api_key_env", "temperature", "top_p",
+                                            "max_output_tokens", "price", "concurrency", "request_timeout",
+                                            "max_retry_wait"};
 
 Result<ModelConfig> decode_model(const yaml::Document& doc, const YAML::Node& node) {
   TRY(yaml::expect_map(doc, node, "a model"));
   ModelConfig m;
   Reader r{doc, node};
-  TRY(r.required_text("name", m.name, "model"));
+  TRY(r.name("name", m.name, "a model"));
   const std::string what = "model '" + m.name + "'";
-  TRY(yaml::check_keys(doc, node,
-                       {"name", "provider", "model", "base_url", "api_key_env", "temperature", "top_p",
-                        "max_output_tokens", "reasoning_effort", "thinking_budget", "price", "concurrency",
-                        "request_timeout", "replay_from"},
-                       what));
+  std::vector<std::string> all = {"name", "provider", "reasoning_effort", "thinking_budget", "replay_from"};
+  all.insert(all.end(), kHttpKeys.begin(), kHttpKeys.end());
+  TRY(yaml::check_keys(doc, node, all, what));
   TRY_ASSIGN(YAML::Node provider, yaml::require(doc, node, "provider", what));
   TRY_ASSIGN(m.provider, yaml::as_choice(doc, provider, "provider", kProviders));
+  // A key that the provider would ignore is an error: a setting that silently
+  // does nothing makes a wrong experiment that looks right.
+  std::vector<std::string> applies = {"name", "provider"};
+  const auto& extra = m.provider == "replay" ? kReplayKeys : kHttpKeys;
+  applies.insert(applies.end(), extra.begin(), extra.end());
+  if (m.provider == "openai" || m.provider == "openai-responses") applies.push_back("reasoning_effort");
+  if (m.provider == "anthropic") applies.push_back("thinking_budget");
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    if (std::find(applies.begin(), applies.end(), key) == applies.end())
+      return doc.error_at(it->first, "'" + key + "' does not apply to provider " + m.provider + " (" + what + ")");
+  }
   if (m.provider == "replay") {
     TRY(r.required_text("replay_from", m.replay_from, what + " (provider replay)"));
     TRY(r.text("model", m.model));
   } else {
     TRY(r.required_text("model", m.model, what));
-    if (node["replay_from"]) return doc.error_at(node["replay_from"], "'replay_from' is only for provider replay");
     m.api_key_env = m.provider == "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
   }
   TRY(r.text("base_url", m.base_url));
   TRY(r.text("api_key_env", m.api_key_env));
-  TRY(r.number("temperature", m.temperature, 0));
-  TRY(r.number("top_p", m.top_p, 0));
-  TRY(r.integer("max_output_tokens", m.max_output_tokens, 1));
+  TRY(r.number("temperature", m.temperature, 0, 2));
+  TRY(r.number("top_p", m.top_p, 0, 1));
+  TRY(r.integer("max_output_tokens", m.max_output_tokens, 1, 10'000'000));
   TRY(r.choice("reasoning_effort", m.reasoning_effort, {"minimal", "low", "medium", "high"}));
-  TRY(r.integer("thinking_budget", m.thinking_budget, 0));
-  TRY(r.integer("concurrency", m.concurrency, 1));
-  TRY(r.number("request_timeout", m.request_timeout, 1));
+  TRY(r.integer("thinking_budget", m.thinking_budget, 0, 10'000'000));
+  if (m.thinking_budget > 0 && (m.thinking_budget < 1024 || m.thinking_budget >= m.max_output_tokens))
+    return doc.error_at(node["thinking_budget"], "'thinking_budget' must be at least 1024 and below max_output_tokens (" +
+                                                     std::to_string(m.max_output_tokens) + "), or 0 for off");
+  TRY(r.integer("concurrency", m.concurrency, 1, 1024));
+  TRY(r.number("request_timeout", m.request_timeout, 1, 86400));
+  TRY(r.number("max_retry_wait", m.max_retry_wait, 0, 86400));
   if (node["price"]) {
     const YAML::Node& p = node["price"];
     TRY(yaml::expect_map(doc, p, "'price'"));
     TRY(yaml::check_keys(doc, p, {"input", "cached_input", "output"}, "price of " + what));
     Reader pr{doc, p};
-    TRY(pr.number("input", m.price.input, 0));
-    TRY(pr.number("cached_input", m.price.cached_input, 0));
-    TRY(pr.number("output", m.price.output, 0));
+    TRY(pr.number("input", m.price.input, 0, 10000));
+    TRY(pr.number("cached_input", m.price.cached_input, 0, 10000));
+    TRY(pr.number("output", m.price.output, 0, 10000));
   }
   return m;
 }
@@ -105,15 +133,15 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   TRY(yaml::expect_map(doc, node, "a strategy"));
   StrategyConfig s;
   Reader r{doc, node};
-  TRY(r.required_text("name", s.name, "strategy"));
+  TRY(r.name("name", s.name, "a strategy"));
   const std::string what = "strategy '" + s.name + "'";
   TRY(yaml::check_keys(doc, node,
                        {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement"},
                        what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(s.kind, yaml::as_choice(doc, kind, "kind", kKinds));
-  TRY(r.integer("samples", s.samples, 1));
-  TRY(r.integer("turns", s.turns, 1));
+  TRY(r.integer("samples", s.samples, 1, 1000));
+  TRY(r.integer("turns", s.turns, 1, 100));
   if (s.kind == "single_shot" && s.turns != 1)
     return doc.error_at(node["turns"], "a single_shot strategy has one turn; use refine for more");
   if (node["feedback"]) {
@@ -125,7 +153,7 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
     }
   }
   TRY(r.choice("history", s.history, {"full", "last"}));
-  TRY(r.integer("stop_after_no_improvement", s.stop_after_no_improvement, 0));
+  TRY(r.integer("stop_after_no_improvement", s.stop_after_no_improvement, 0, 100));
   return s;
 }
 
@@ -140,9 +168,12 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   c.path = display_name;
   c.name = std::filesystem::path(display_name).stem().string();
   Reader r{doc, root};
-  TRY(r.text("name", c.name));
+  if (root["name"]) TRY(r.name("name", c.name, "a campaign"));
+  else if (auto why = base::path_component_problem(c.name))
+    return Error{display_name + ": the file's stem '" + c.name + "' cannot name the campaign (" + *why +
+                 "): give the config a 'name'"};
   if (root["seed"]) {
-    TRY_ASSIGN(int64_t seed, yaml::as_int(doc, root["seed"], "seed"));
+    TRY_ASSIGN(int64_t seed, yaml::as_int_in(doc, root["seed"], "seed", 0, INT64_MAX));
     c.seed = static_cast<uint64_t>(seed);
   }
 
@@ -159,8 +190,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (problems["levels"]) {
     TRY(yaml::expect_sequence(doc, problems["levels"], "'levels'"));
     for (const auto& level : problems["levels"]) {
-      TRY_ASSIGN(int64_t l, yaml::as_int(doc, level, "levels"));
-      if (l < 1 || l > 4) return doc.error_at(level, "levels are 1 to 4");
+      TRY_ASSIGN(int64_t l, yaml::as_int_in(doc, level, "levels", 1, 4));
       c.problems.levels.push_back(static_cast<int>(l));
     }
   }
@@ -191,19 +221,21 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     const YAML::Node& e = root["eval"];
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
-                                     "allow_untrusted"},
+                                     "allow_untrusted", "unstable_spread", "remeasure"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
-    TRY(er.integer("trials", c.eval.trials, 1));
-    TRY(er.number("atol", c.eval.atol, 0));
-    TRY(er.number("rtol", c.eval.rtol, 0));
-    TRY(er.number("timeout", c.eval.timeout, 1));
-    TRY(er.integer("timing_trials", c.eval.timing_trials, 1));
+    TRY(er.integer("trials", c.eval.trials, 1, 1000));
+    TRY(er.number("atol", c.eval.atol, 0, 1000));
+    TRY(er.number("rtol", c.eval.rtol, 0, 1000));
+    TRY(er.number("timeout", c.eval.timeout, 1, 86400));
+    TRY(er.integer("timing_trials", c.eval.timing_trials, 1, 100000));
     TRY(er.choice("profiler", c.eval.profiler, {"auto", "cupti", "ncu", "none"}));
     std::string allow = "false";
     TRY(er.choice("allow_untrusted", allow, {"true", "false"}));
     c.eval.allow_untrusted = allow == "true";
+    TRY(er.number("unstable_spread", c.eval.unstable_spread, 0, 1000));
+    TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
     if (e["metrics"]) {
       TRY(yaml::expect_sequence(doc, e["metrics"], "'metrics'"));
       for (const auto& m : e["metrics"]) {
@@ -215,12 +247,15 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (root["report"]) {
     const YAML::Node& rep = root["report"];
     TRY(yaml::expect_map(doc, rep, "'report'"));
-    TRY(yaml::check_keys(doc, rep, {"thresholds"}, "report"));
+    TRY(yaml::check_keys(doc, rep, {"thresholds", "count_unstable"}, "report"));
+    std::string count = "false";
+    TRY((Reader{doc, rep}.choice("count_unstable", count, {"true", "false"})));
+    c.count_unstable = count == "true";
     if (rep["thresholds"]) {
       TRY(yaml::expect_sequence(doc, rep["thresholds"], "'thresholds'"));
       c.thresholds.clear();
       for (const auto& t : rep["thresholds"]) {
-        TRY_ASSIGN(double v, yaml::as_double(doc, t, "thresholds"));
+        TRY_ASSIGN(double v, yaml::as_double_in(doc, t, "thresholds", 0, 1000));
         c.thresholds.push_back(v);
       }
     }

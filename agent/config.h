@@ -34,6 +34,7 @@ struct ModelConfig {
   Price price;
   int concurrency = 4;            // requests in flight to this model
   double request_timeout = 900;   // seconds; long enough for reasoning models
+  double max_retry_wait = 300;    // seconds: the longest wait before a retry, Retry-After included
   std::string replay_from;        // replay: a responses file or a finished run folder
 };
 
@@ -66,17 +67,25 @@ struct EvalConfig {
   // Go on where the platform refuses a layer of the runner's sandbox
   // (results then say trusted: false); otherwise such an evaluation fails.
   bool allow_untrusted = false;
+  // A correct timing whose spread ((p90 - p10) / median) is beyond this is
+  // measured again, up to `remeasure` more times; still beyond, the attempt
+  // is marked unstable (see Config::count_unstable).
+  double unstable_spread = 0.5;
+  int remeasure = 1;
 };
 
 struct Config {
   std::string path;
-  std::string name;               // default: the file's stem
-  uint64_t seed = 0;              // 0: random per campaign, recorded
+  std::string name;               // default: the file's stem; names the run folder
+  std::optional<uint64_t> seed;   // master seed of the hidden inputs; unset: random per evaluation
   ProblemSelection problems;
   std::vector<ModelConfig> models;
   std::vector<StrategyConfig> strategies;
   EvalConfig eval;
   std::vector<double> thresholds = {0, 0.5, 0.8, 1, 1.5, 2};
+  // Whether unstable attempts count toward fast_p for p > 0 and the geometric
+  // mean (they always count as correct).
+  bool count_unstable = false;
 };
 
 base::Result<Config> load_config(const std::string& path);

@@ -27,6 +27,8 @@ const std::vector<FlagSpec>& eval_flags() {
       {"profiler", true, "cupti (default) or ncu; implies --profile"},
       {"metrics", true, "comma-separated counters for the profile (default: the speed-of-light set)"},
       {"keep", false, "keep the worker's job folder"},
+      {"unstable-spread", true, "a timing spread ((p90-p10)/median) beyond this is measured again (default 0.5)"},
+      {"remeasure", true, "how many more times an unstable timing is measured (default 1)"},
       {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
       {"json", false, "print one JSON object per evaluation"},
   };
@@ -86,27 +88,33 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   Probe probe;
   probe = probe_worker(ctx->runner, worker);
   if (backend.empty()) backend = probe.cuda ? "cuda" : "cpu";
-  TRY_ASSIGN(s.backend, eval::parse_backend(backend));
+  auto parsed_backend = eval::parse_backend(backend);
+  if (!parsed_backend) return base::usage_error("--backend: " + parsed_backend.error().message);
+  s.backend = *parsed_backend;
   s.size = args.get("size", s.backend == eval::Backend::cuda ? "full" : "small");
-  TRY_ASSIGN(double trials, args.number("trials", 5));
-  TRY_ASSIGN(double timing_trials, args.number("timing-trials", 100));
-  TRY_ASSIGN(double seed, args.number("seed", 0));
-  TRY_ASSIGN(double threads, args.number("threads", 0));
-  TRY_ASSIGN(double timeout, args.number("timeout", 300));
-  if (trials < 1) return base::Error{"--trials must be at least 1"};
-  if (timeout <= 0) return base::Error{"--timeout must be positive"};
+  if (s.size != "full" && s.size != "small") return base::usage_error("--size must be small or full, not '" + s.size + "'");
+  TRY_ASSIGN(int64_t trials, args.integer("trials", 5, 1, 1000));
+  TRY_ASSIGN(int64_t timing_trials, args.integer("timing-trials", 100, 1, 100000));
+  TRY_ASSIGN(int64_t threads, args.integer("threads", 0, 0, 1024));
+  TRY_ASSIGN(double timeout, args.number("timeout", 300, 1, 86400));
+  if (args.has("seed")) {
+    TRY_ASSIGN(int64_t seed, args.integer("seed", 0, 0, INT64_MAX));
+    s.seed = static_cast<uint64_t>(seed);
+  }
+  TRY_ASSIGN(s.unstable_spread, args.number("unstable-spread", s.unstable_spread, 0, 1000));
+  TRY_ASSIGN(int64_t remeasure, args.integer("remeasure", s.remeasure, 0, 10));
+  s.remeasure = static_cast<int>(remeasure);
   s.trials = static_cast<int>(trials);
   s.timing.max_trials = static_cast<int>(timing_trials);
   s.timing.min_trials = std::min(s.timing.min_trials, s.timing.max_trials);
   s.timing.enabled = !args.has("no-timing");
   s.allow_untrusted = args.has("allow-untrusted");
-  s.seed = static_cast<uint64_t>(seed);
   s.threads = static_cast<int>(threads);
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (args.has("profile") || args.has("profiler")) {
     s.profile.tool = args.get("profiler", "cupti");
     if (s.profile.tool != "cupti" && s.profile.tool != "ncu")
-      return base::Error{"--profiler must be cupti or ncu, not '" + s.profile.tool + "'"};
+      return base::usage_error("--profiler must be cupti or ncu, not '" + s.profile.tool + "'");
     s.profile.metrics = eval::default_metrics();
     if (args.has("metrics")) {
       s.profile.metrics.clear();

@@ -28,9 +28,14 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+// Aborts the transfer once the run is stopping.
+int on_progress(void* stop, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return stop && static_cast<const std::atomic<bool>*>(stop)->load() ? 1 : 0;
+}
+
 }  // namespace
 
-CurlHttpClient::CurlHttpClient() {
+CurlHttpClient::CurlHttpClient(const std::atomic<bool>* stop) : stop_(stop) {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
@@ -56,6 +61,9 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request, double timeout_sec
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 30000L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout_seconds * 1000));
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(stop_));
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
   CURLcode rc = curl_easy_perform(curl);
   if (rc == CURLE_OK) {
     long status = 0;
@@ -64,6 +72,7 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request, double timeout_sec
   } else {
     response.status = 0;
     response.transport_error = curl_easy_strerror(rc);
+    response.interrupted = rc == CURLE_ABORTED_BY_CALLBACK;
   }
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);

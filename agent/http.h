@@ -5,6 +5,8 @@
 // CurlHttpClient::post is thread-safe (one easy handle per call).
 #pragma once
 
+#include <atomic>
+
 #include "agent/provider.h"
 #include "base/result.h"
 
@@ -18,8 +20,14 @@ class HttpClient {
 
 class CurlHttpClient : public HttpClient {
  public:
-  CurlHttpClient();  // initialises libcurl once per process
+  // Initialises libcurl once per process. A transfer in flight when `stop`
+  // turns true is abandoned within a fraction of a second, and its response
+  // says `interrupted`.
+  explicit CurlHttpClient(const std::atomic<bool>* stop = nullptr);
   HttpResponse post(const HttpRequest& request, double timeout_seconds) override;
+
+ private:
+  const std::atomic<bool>* stop_;
 };
 
 }  // namespace agent

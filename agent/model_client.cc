@@ -1,7 +1,11 @@
 #include "agent/model_client.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
+
+#include "base/text.h"
 
 namespace agent {
 
@@ -12,6 +16,19 @@ base::Result<std::string> api_key_for(const ModelConfig& model) {
     return base::Error{"model '" + model.name + "': the environment variable " + model.api_key_env +
                        " is not set (it should hold the API key)"};
   return std::string(key);
+}
+
+bool sleep_unless(double seconds, const std::atomic<bool>& stop) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point until =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+  while (!stop.load()) {
+    const Clock::time_point now = Clock::now();
+    if (now >= until) return true;
+    const Clock::duration step = std::chrono::milliseconds(20);
+    std::this_thread::sleep_for(std::min<Clock::duration>(until - now, step));
+  }
+  return false;
 }
 
 ModelClient::ModelClient(ModelConfig model, std::string api_key, HttpClient& http, Sleeper sleep,
@@ -31,6 +48,8 @@ base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
   for (int attempt = 0; attempt < policy_.max_attempts; ++attempt) {
     ++c.requests;
     HttpResponse http = http_.post(http_request, model_.request_timeout);
+    if (http.interrupted)
+      return base::Error{"model '" + model_.name + "': stopped while the request was in flight", base::ErrorKind::interrupted};
     ParsedResponse parsed = parse_response(model_, http);
     if (parsed.response) {
       c.response = std::move(*parsed.response);
@@ -47,7 +66,11 @@ base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
       std::lock_guard<std::mutex> lock(mutex_);
       unit = std::uniform_real_distribution<double>(0, 1)(rng_);
     }
-    sleep_(backoff_seconds(attempt, policy_.base_s, policy_.max_s, unit, e.retry_after_s));
+    const double wait = std::min(backoff_seconds(attempt, policy_.base_s, policy_.max_s, unit, e.retry_after_s),
+                                 model_.max_retry_wait);
+    if (!sleep_(wait))
+      return base::Error{where + "stopped while waiting " + base::format_ms(wait * 1000) + " to retry (" + e.message + ")",
+                         base::ErrorKind::interrupted};
   }
   return base::Error{"model '" + model_.name + "': no attempts allowed"};
 }

@@ -4,10 +4,16 @@
 // Retry-After, and gives up at once on what will not (bad key, exhausted
 // quota, bad request). At most `concurrency` requests are in flight.
 //
+// No wait is longer than the model's `max_retry_wait` (a server's Retry-After
+// included: a Retry-After beyond it is waited for that long, then retried),
+// and every wait ends at once when the run is stopped: the Sleeper says it
+// was cut short, and complete() returns an `interrupted` Error.
+//
 // Sleeping and randomness are injected (a Sleeper and a seed), so the retry
 // loop is tested exactly. complete() is thread-safe.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -22,7 +28,11 @@
 
 namespace agent {
 
-using Sleeper = std::function<void(double seconds)>;
+// Sleeps `seconds`; false when it was cut short (the run is stopping).
+using Sleeper = std::function<bool(double seconds)>;
+
+// The real Sleeper: sleeps in steps of 20 ms, watching `stop`.
+bool sleep_unless(double seconds, const std::atomic<bool>& stop);
 
 struct RetryPolicy {
   int max_attempts = 6;    // requests in all, the first included

@@ -15,6 +15,26 @@ double cost_usd(const Usage& u, const Price& p) {
           static_cast<double>(u.output_tokens) * p.output) / 1e6;
 }
 
+void validate_usage(Usage& u) {
+  const std::pair<const char*, int64_t> counts[] = {{"input_tokens", u.input_tokens},
+                                                    {"cached_input_tokens", u.cached_input_tokens},
+                                                    {"output_tokens", u.output_tokens},
+                                                    {"reasoning_tokens", u.reasoning_tokens}};
+  std::string why;
+  for (const auto& [name, v] : counts)
+    if (why.empty() && (v < 0 || v > kMaxTokens))
+      why = std::string(name) + " " + std::to_string(v) + " is outside 0.." + std::to_string(kMaxTokens);
+  if (why.empty() && u.cached_input_tokens > u.input_tokens)
+    why = "cached_input_tokens " + std::to_string(u.cached_input_tokens) + " exceeds input_tokens " +
+          std::to_string(u.input_tokens);
+  if (why.empty() && u.reasoning_tokens > u.output_tokens)
+    why = "reasoning_tokens " + std::to_string(u.reasoning_tokens) + " exceeds output_tokens " +
+          std::to_string(u.output_tokens);
+  if (why.empty()) return;
+  u = Usage{};
+  u.invalid = "the server reported impossible usage (" + why + "); counted as 0";
+}
+
 namespace {
 
 std::string base_url(const ModelConfig& m) {
@@ -185,7 +205,10 @@ ParsedResponse parse_anthropic(const json& body) {
   r.finish_reason = stop == "end_turn" || stop == "stop_sequence" ? "stop" : stop == "max_tokens" ? "length" : stop;
   const json& u = body.contains("usage") ? body["usage"] : json::object();
   int64_t read = int_at(u, {"cache_read_input_tokens"}), created = int_at(u, {"cache_creation_input_tokens"});
-  r.usage.input_tokens = int_at(u, {"input_tokens"}) + read + created;
+  // Saturating: three counts near INT64_MAX must not wrap to a negative total.
+  int64_t input = int_at(u, {"input_tokens"});
+  if (__builtin_add_overflow(input, read, &input) || __builtin_add_overflow(input, created, &input)) input = INT64_MAX;
+  r.usage.input_tokens = input;
   r.usage.cached_input_tokens = read;
   r.usage.output_tokens = int_at(u, {"output_tokens"});
   ParsedResponse p;
@@ -221,9 +244,11 @@ ParsedResponse parse_response(const ModelConfig& m, const HttpResponse& h) {
   auto body = json::parse(h.body, nullptr, false);
   if (body.is_discarded() || !body.is_object())
     return failure(true, "the response body is not JSON (" + std::to_string(h.body.size()) + " bytes; cut short?)");
-  if (m.provider == "anthropic") return parse_anthropic(body);
-  if (m.provider == "openai-responses") return parse_responses(body);
-  return parse_chat(body);
+  ParsedResponse parsed = m.provider == "anthropic"          ? parse_anthropic(body)
+                          : m.provider == "openai-responses" ? parse_responses(body)
+                                                             : parse_chat(body);
+  if (parsed.response) validate_usage(parsed.response->usage);
+  return parsed;
 }
 
 double backoff_seconds(int attempt, double base_s, double max_s, double unit_random,

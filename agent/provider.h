@@ -38,7 +38,17 @@ struct Usage {
   int64_t cached_input_tokens = 0;
   int64_t output_tokens = 0;        // all completion tokens, reasoning included
   int64_t reasoning_tokens = 0;
+  // Why the server's counts were not believed (negative, beyond kMaxTokens,
+  // cached above input, reasoning above output); the counts are then 0, so
+  // that totals and cost stay sane, and the record says so. Empty when fine.
+  std::string invalid;
 };
+
+// The most tokens one request may report in any count.
+constexpr int64_t kMaxTokens = 100'000'000;
+
+// Checks counts as the server sent them; on a bad one, zeroes them all and sets `invalid`.
+void validate_usage(Usage& usage);
 
 // USD for one request at the model's prices (per million tokens).
 double cost_usd(const Usage& usage, const Price& price);
@@ -62,6 +72,7 @@ struct HttpResponse {
   std::map<std::string, std::string> headers;   // names lower-cased
   std::string body;
   std::string transport_error;                  // connection refused, timeout, cut short...
+  bool interrupted = false;                     // abandoned because the run is stopping
 };
 
 // Why a request failed, and whether trying again can help.

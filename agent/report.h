@@ -12,6 +12,9 @@
 //   - correct rate at turn t: fast_0 with "correct" in place of "speedup > 0".
 //   - geomean speedup at turn t: the geometric mean of the chains' values over
 //     the chains that have one.
+//   - An unstable attempt (its timing stayed noisy when measured again) is
+//     correct, but unless `count_unstable` its speedup counts for nothing:
+//     it is left out of fast_p for p > 0 and of the geometric mean.
 #pragma once
 
 #include <map>
@@ -26,6 +29,7 @@ struct AttemptSummary {
   int turn = 1;           // 1-based
   bool correct = false;
   double speedup = 0;     // meaningful when correct
+  bool unstable = false;  // correct, but its timing is not to be trusted
 };
 
 struct TurnFigures {
@@ -41,6 +45,7 @@ struct TurnFigures {
 // (the denominator), `samples` the chains per problem.
 std::vector<TurnFigures> compute_turns(const std::vector<AttemptSummary>& attempts,
                                        const std::vector<std::string>& problems, int samples,
-                                       int turns, const std::vector<double>& thresholds);
+                                       int turns, const std::vector<double>& thresholds,
+                                       bool count_unstable = false);
 
 }  // namespace agent

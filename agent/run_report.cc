@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "agent/report.h"
 
@@ -11,20 +12,26 @@ using nlohmann::json;
 json campaign_report(const Config& config, const std::vector<std::string>& problems,
                      const std::vector<json>& attempts) {
   json arms = json::array();
+  std::set<std::string> backends;  // where the attempts were timed
   for (const auto& m : config.models) {
     for (const auto& s : config.strategies) {
       std::vector<AttemptSummary> summaries;
       std::map<std::string, int> by_status;
       int64_t input = 0, cached = 0, output = 0, reasoning = 0;
       double cost = 0;
+      int unstable = 0, usage_invalid = 0;
       for (const auto& a : attempts) {
         if (a.value("model", "") != m.name || a.value("strategy", "") != s.name) continue;
         std::string status = a.value("status", "?");
         ++by_status[status];
         bool correct = status == "correct" && a.contains("speedup") && a["speedup"].is_number();
+        const bool marked = correct && a.value("unstable", false);
+        unstable += marked;
         summaries.push_back({a.value("problem", ""), a.value("sample", 0), a.value("turn", 1), correct,
-                             correct ? a["speedup"].get<double>() : 0.0});
-        const json& u = a.contains("usage") ? a["usage"] : json::object();
+                             correct ? a["speedup"].get<double>() : 0.0, marked});
+        if (a.contains("backend") && a["backend"].is_string()) backends.insert(a["backend"].get<std::string>());
+        const json& u = a.contains("usage") && a["usage"].is_object() ? a["usage"] : json::object();
+        usage_invalid += u.contains("invalid");
         input += u.value("input_tokens", int64_t{0});
         cached += u.value("cached_input_tokens", int64_t{0});
         output += u.value("output_tokens", int64_t{0});
@@ -32,7 +39,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
         cost += a.value("cost_usd", 0.0);
       }
       json turns = json::array();
-      for (const auto& f : compute_turns(summaries, problems, s.samples, s.turns, config.thresholds)) {
+      for (const auto& f : compute_turns(summaries, problems, s.samples, s.turns, config.thresholds, config.count_unstable)) {
         json fast = json::object(), fast_k = json::object();
         for (size_t i = 0; i < config.thresholds.size(); ++i) {
           char key[32];
@@ -46,15 +53,22 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
       arms.push_back({{"model", m.name}, {"strategy", s.name}, {"samples", s.samples}, {"turns", turns},
                       {"attempts", summaries.size()}, {"attempts_by_status", by_status},
                       {"tokens", {{"input", input}, {"cached_input", cached}, {"output", output}, {"reasoning", reasoning}}},
-                      {"cost_usd", cost}});
+                      {"cost_usd", cost}, {"unstable_attempts", unstable},
+                      {"unstable_counted", config.count_unstable}, {"usage_invalid", usage_invalid}});
     }
   }
-  return {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds}, {"arms", arms}};
+  return {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
+          {"backends", backends}, {"arms", arms}};
 }
 
 std::string format_report(const json& report) {
   std::string out;
   char buf[512];
+  if (report.contains("backends")) {
+    for (const auto& b : report["backends"])
+      if (b == "cpu")
+        out += "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n";
+  }
   for (const auto& arm : report["arms"]) {
     std::snprintf(buf, sizeof buf, "%s x %s: %zu problems x %d samples, %d attempts, %lld tokens, $%.4f\n",
                   arm["model"].get<std::string>().c_str(), arm["strategy"].get<std::string>().c_str(),
@@ -84,6 +98,13 @@ std::string format_report(const json& report) {
     for (auto it = arm["attempts_by_status"].begin(); it != arm["attempts_by_status"].end(); ++it)
       statuses += (statuses.empty() ? "" : ", ") + it.key() + " " + std::to_string(it.value().get<int>());
     out += "  attempts: " + statuses + "\n";
+    if (const int n = arm.value("unstable_attempts", 0); n > 0)
+      out += "  unstable timings: " + std::to_string(n) + " correct attempt" + (n == 1 ? "" : "s") +
+             (arm.value("unstable_counted", false) ? ", counted in fast_p and the geomean (report.count_unstable)\n"
+                                                   : " left out of fast_p for p > 0 and of the geomean\n");
+    if (const int n = arm.value("usage_invalid", 0); n > 0)
+      out += "  usage: " + std::to_string(n) + " response" + (n == 1 ? "" : "s") +
+             " reported impossible token counts, counted as 0\n";
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include "agent/run_store.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <utility>
 
 #include "base/fs.h"
 #include "base/text.h"
@@ -33,15 +35,37 @@ nlohmann::json summarize(nlohmann::json record) {
 
 RunStore::RunStore(RunStore&& o) noexcept
     : dir_(std::move(o.dir_)),
+      lock_fd_(std::exchange(o.lock_fd_, -1)),
       responses_(std::move(o.responses_)),
       attempts_(std::move(o.attempts_)),
       attempt_order_(std::move(o.attempt_order_)),
       warnings_(std::move(o.warnings_)) {}
 
-Result<RunStore> RunStore::open(const std::string& dir, const std::string& config_text, bool force) {
+RunStore::~RunStore() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+Result<RunStore> RunStore::open(const std::string& dir, const std::string& config_text, bool force,
+                                bool exclusive) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir + ": cannot create run folder: " + ec.message()};
+  RunStore store;
+  if (exclusive) {
+    const std::string lock_path = (fs::path(dir) / "lock").string();
+    store.lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (store.lock_fd_ < 0) return Error{lock_path + ": cannot open the run folder's lock: " + std::strerror(errno)};
+    if (::flock(store.lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      char holder[32] = {0};
+      [[maybe_unused]] ssize_t n = ::pread(store.lock_fd_, holder, sizeof holder - 1, 0);
+      return Error{dir + ": another refinery run (pid " + base::trim(holder) +
+                   ") is writing this run folder; wait for it to end, or use another --out"};
+    }
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(store.lock_fd_, 0) == 0) {
+      [[maybe_unused]] ssize_t n = ::pwrite(store.lock_fd_, pid.data(), pid.size(), 0);
+    }
+  }
   const std::string config_path = (fs::path(dir) / "config.yaml").string();
   if (fs::exists(config_path)) {
     TRY_ASSIGN(std::string frozen, base::read_file(config_path));
@@ -57,7 +81,6 @@ Result<RunStore> RunStore::open(const std::string& dir, const std::string& confi
   } else {
     TRY(base::write_file_atomic(config_path, config_text));
   }
-  RunStore store;
   store.dir_ = dir;
   store.load("responses.jsonl", [&](const std::string& key, Line line, nlohmann::json) {
     store.responses_[key] = line;
@@ -111,10 +134,13 @@ Result<RunStore::Line> RunStore::append(const std::string& file, const nlohmann:
   std::string path = (fs::path(dir_) / file).string();
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Error{path + ": cannot open for append: " + std::strerror(errno)};
-  // Only this process writes the logs, under mutex_: the end is where the line goes.
-  off_t at = ::lseek(fd, 0, SEEK_END);
+  // Only this process writes the logs (it holds the folder's lock), under
+  // mutex_. Even so the line's offset is read after the write: O_APPEND puts
+  // it at the end atomically, so end - written is where it went, whatever
+  // else wrote to the file before.
   ssize_t written = ::write(fd, text.data(), text.size());
   int write_errno = errno;
+  off_t at = written > 0 ? ::lseek(fd, 0, SEEK_CUR) - written : 0;
   bool synced = ::fsync(fd) == 0;
   ::close(fd);
   if (written != static_cast<ssize_t>(text.size()))

@@ -50,7 +50,13 @@ class RunStore {
   // config differs is an error naming both files, unless `force`, in which
   // case the new config replaces the old one (the old is kept as
   // config.yaml.<n>).
-  static base::Result<RunStore> open(const std::string& dir, const std::string& config_text, bool force);
+  //
+  // A writer (`exclusive`, what `refinery run` opens) holds the folder's lock
+  // (an flock on <dir>/lock) until the store is gone: a second writer on the
+  // same folder is an error naming the holder's pid, never a second campaign
+  // interleaved with the first. Readers (`refinery report`) take no lock.
+  static base::Result<RunStore> open(const std::string& dir, const std::string& config_text, bool force,
+                                     bool exclusive = true);
 
   base::Status record_response(const AttemptKey& key, const nlohmann::json& response);
   std::optional<nlohmann::json> response(const AttemptKey& key) const;
@@ -68,6 +74,8 @@ class RunStore {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
   RunStore(RunStore&& other) noexcept;
+  RunStore& operator=(RunStore&&) = delete;
+  ~RunStore();
 
  private:
   struct Line {
@@ -85,6 +93,7 @@ class RunStore {
   void load(const std::string& file, const std::function<void(const std::string&, Line, nlohmann::json)>& take);
 
   std::string dir_;
+  int lock_fd_ = -1;  // held by a writer
   mutable std::mutex mutex_;
   std::map<std::string, Line> responses_;
   std::map<std::string, Attempt> attempts_;

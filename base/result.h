@@ -15,11 +15,30 @@
 
 namespace base {
 
+// What kind of failure an Error is; a command's exit code follows it
+// (exit_code below): the command line was wrong, the work could not be done,
+// or the user stopped it.
+enum class ErrorKind { failed, usage, interrupted };
+
 struct Error {
   std::string message;
-  // Prefixes context: Error{"x"}.wrap("loading p") -> "loading p: x".
-  Error wrap(const std::string& context) const { return Error{context + ": " + message}; }
+  ErrorKind kind = ErrorKind::failed;
+  // Prefixes context: Error{"x"}.wrap("loading p") -> "loading p: x"; the kind stays.
+  Error wrap(const std::string& context) const { return Error{context + ": " + message, kind}; }
 };
+
+inline Error usage_error(std::string message) { return Error{std::move(message), ErrorKind::usage}; }
+
+// The exit code of a command that ended on `e`: 1 could not be done, 2 usage,
+// 130 interrupted (as a shell reports SIGINT). 0 is a command that did its job.
+inline int exit_code(const Error& e) {
+  switch (e.kind) {
+    case ErrorKind::usage: return 2;
+    case ErrorKind::interrupted: return 130;
+    case ErrorKind::failed: break;
+  }
+  return 1;
+}
 
 template <class T>
 class [[nodiscard]] Result {

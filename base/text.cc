@@ -114,4 +114,27 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::optional<std::string> path_component_problem(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  if (name.size() > 100) return "it is longer than 100 characters";
+  if (name[0] == '.' || name[0] == '-') return std::string("it starts with '") + name[0] + "'";
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-' || c == '+';
+    if (!ok) {
+      if (c == '/') return std::string("it holds '/'");
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+        return std::string("it holds a character that is not printable ASCII");
+      return std::string("it holds '") + c + "'";
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace base

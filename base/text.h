@@ -31,6 +31,15 @@ std::string head_and_tail(std::string_view text, size_t max_bytes);
 // The last max_lines lines of text.
 std::string last_lines(std::string_view text, size_t max_lines);
 
+// Why `name` cannot be one component of a path refinery writes (a run
+// folder, an arm's artifact folder), or nullopt when it can: 1 to 100 of
+// letters, digits, '.', '_', '-' and '+', not starting with '.' or '-'
+// (so never "..", a hidden file or a flag).
+std::optional<std::string> path_component_problem(std::string_view name);
+
+// A number as a person writes it: "300", "0.5", "1e+06" (printf's %g).
+std::string format_number(double v);
+
 // "1.23 ms", "456 us", "2.00 s".
 std::string format_ms(double ms);
 // "1.5 GiB", "12.0 MiB", "512 B".

@@ -1,11 +1,39 @@
 #include "base/yaml_decode.h"
 
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "base/text.h"
 
 namespace base::yaml {
+
+namespace {
+
+// yaml-cpp keeps every pair of a mapping and looks up the first: a key given
+// twice would silently lose its second value. The second one is an error.
+Status check_duplicate_keys(const Document& doc, const YAML::Node& node) {
+  if (node.IsMap()) {
+    std::vector<std::pair<std::string, YAML::Mark>> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (it->first.IsScalar()) {
+        const std::string key = it->first.Scalar();
+        for (const auto& [k, mark] : seen)
+          if (k == key)
+            return doc.error_at(it->first, "duplicate key '" + key + "' (first given on line " +
+                                               std::to_string(mark.line + 1) + ")");
+        seen.emplace_back(key, it->first.Mark());
+      }
+      TRY(check_duplicate_keys(doc, it->second));
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) TRY(check_duplicate_keys(doc, item));
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<Document> Document::parse(const std::string& text, const std::string& display_name) {
   Document doc;
@@ -16,6 +44,7 @@ Result<Document> Document::parse(const std::string& text, const std::string& dis
   } catch (const YAML::Exception& e) {
     return doc.error_at(e.mark, e.msg);
   }
+  TRY(check_duplicate_keys(doc, doc.root_));
   return doc;
 }
 
@@ -100,7 +129,36 @@ Result<int64_t> as_int(const Document& doc, const YAML::Node& node, const std::s
   return convert<int64_t>(doc, node, key, "an integer");
 }
 Result<double> as_double(const Document& doc, const YAML::Node& node, const std::string& key) {
-  return convert<double>(doc, node, key, "a number");
+  TRY_ASSIGN(double v, convert<double>(doc, node, key, "a number"));
+  if (!std::isfinite(v)) return doc.error_at(node, "expected a finite number for '" + key + "', got '" + node.Scalar() + "'");
+  return v;
+}
+
+Result<int64_t> as_int_in(const Document& doc, const YAML::Node& node, const std::string& key, int64_t min,
+                          int64_t max) {
+  if (node.IsScalar()) {
+    // An integer too large for 64 bits is out of range, not "not an integer".
+    const std::string& text = node.Scalar();
+    bool digits = !text.empty();
+    for (size_t i = 0; i < text.size(); ++i) digits = digits && (std::isdigit(static_cast<unsigned char>(text[i])) || (i == 0 && (text[i] == '-' || text[i] == '+')));
+    if (digits && text.size() > 18)
+      return doc.error_at(node, "'" + key + "' must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                                    ", got " + text);
+  }
+  TRY_ASSIGN(int64_t v, as_int(doc, node, key));
+  if (v < min || v > max)
+    return doc.error_at(node, "'" + key + "' must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                                  ", got " + std::to_string(v));
+  return v;
+}
+
+Result<double> as_double_in(const Document& doc, const YAML::Node& node, const std::string& key, double min,
+                            double max) {
+  TRY_ASSIGN(double v, as_double(doc, node, key));
+  if (v < min || v > max)
+    return doc.error_at(node, "'" + key + "' must be between " + format_number(min) + " and " + format_number(max) +
+                                  ", got " + node.Scalar());
+  return v;
 }
 Result<bool> as_bool(const Document& doc, const YAML::Node& node, const std::string& key) {
   return convert<bool>(doc, node, key, "true or false");

@@ -1,5 +1,6 @@
 // Loud YAML decoding: every error names file:line:col, shows the offending
-// line with a caret, and suggests the closest key for a misspelt one.
+// line with a caret, and suggests the closest key for a misspelt one. A key
+// given twice in one mapping is an error when the document is parsed.
 //
 // A Document owns the text it was parsed from, so that errors can quote it.
 // Decoders take the Document and a node and return Result values; nothing
@@ -53,6 +54,12 @@ Result<YAML::Node> require(const Document& doc, const YAML::Node& map, const std
 Result<std::string> as_string(const Document& doc, const YAML::Node& node, const std::string& key);
 Result<int64_t> as_int(const Document& doc, const YAML::Node& node, const std::string& key);
 Result<double> as_double(const Document& doc, const YAML::Node& node, const std::string& key);
+// The same, range-checked: "'turns' must be between 1 and 100, got 4294967296".
+// Non-finite numbers (.inf, .nan) are never accepted.
+Result<int64_t> as_int_in(const Document& doc, const YAML::Node& node, const std::string& key, int64_t min,
+                          int64_t max);
+Result<double> as_double_in(const Document& doc, const YAML::Node& node, const std::string& key, double min,
+                            double max);
 Result<bool> as_bool(const Document& doc, const YAML::Node& node, const std::string& key);
 
 // One of `choices`, with a suggestion when it is close to one.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -23,6 +24,19 @@ using base::Error;
 using base::Result;
 
 namespace {
+
+// Why a failed compile may not be the source's fault, or nullopt when it is
+// an ordinary compile error (which is cached like a success).
+std::optional<std::string> transient_failure(const base::ProcessResult& r) {
+  if (r.signal != 0) return "the compiler was killed by signal " + std::to_string(r.signal);
+  static const char* const kSigns[] = {"No space left on device", "Disk quota exceeded", "Cannot allocate memory",
+                                       "virtual memory exhausted", "out of memory", "Too many open files",
+                                       "Read-only file system", "Input/output error", "Resource temporarily unavailable",
+                                       "Killed signal terminated program", "internal compiler error: Killed"};
+  for (const char* sign : kSigns)
+    if (r.out.find(sign) != std::string::npos || r.err.find(sign) != std::string::npos) return std::string(sign);
+  return std::nullopt;
+}
 
 constexpr const char* kPchHeader = "refinery_torch_all.h";
 
@@ -297,6 +311,14 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     o.env.push_back("TMPDIR=" + nvcc_tmp);
   }
   TRY_ASSIGN(base::ProcessResult r, use_nvcc ? run_nvcc_split(runner_, o, key) : runner_.run(o));
+  // A failure that may not be the source's (a signal, a full disk, no
+  // memory) is tried once more, and if it fails the same way it is reported
+  // but never cached: the same source may compile on a healthier machine.
+  std::optional<std::string> transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
+  if (transient) {
+    TRY_ASSIGN(r, use_nvcc ? run_nvcc_split(runner_, o, key) : runner_.run(o));
+    transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
+  }
   if (use_nvcc) {
     std::error_code ignored;
     fs::remove_all(nvcc_tmp, ignored);
@@ -312,7 +334,10 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     out.log += "\nrefinery: the compiler did not finish within " +
                std::to_string(static_cast<int>(options_.timeout_seconds)) + " s and was killed";
   out.command = quote_command(o.argv);
-  if (r.timed_out) {  // not cached: a less loaded machine may finish next time
+  if (transient)
+    out.log += "\nrefinery: the compile failed twice for a reason that may not be the source's (" + *transient +
+               "); not cached";
+  if (r.timed_out || transient) {  // not cached: a less loaded machine may finish next time
     fs::remove_all(tmp, ec);
     return noted(out);
   }

@@ -32,7 +32,7 @@ struct EvalSettings {
   int trials = 5;                       // correctness trials
   TimingOptions timing;
   std::optional<Tolerance> tolerance;   // overrides the problem's and the dtype default
-  uint64_t seed = 0;                    // master seed for the hidden input seeds; 0 = random
+  std::optional<uint64_t> seed;         // master seed for the hidden input seeds; unset = random per evaluation
   int device = 0;
   int threads = 0;
   // Profiling of a correct candidate on cuda: tool "cupti" (inside the worker)
@@ -42,6 +42,13 @@ struct EvalSettings {
   // Run even where the platform refuses a layer of the runner's sandbox; the
   // outcome then says trusted: false. Off, such an evaluation is an Error.
   bool allow_untrusted = false;
+  // A correct candidate whose timing spread ((p90 - p10) / median, the worse
+  // side's) is beyond unstable_spread is measured again, by a new worker, up
+  // to `remeasure` more times; the steadiest measurement is kept, and if it
+  // is still beyond, the timing says unstable (README: unstable timings).
+  // A measurement that is not correct replaces the verdict.
+  double unstable_spread = 0.5;
+  int remeasure = 1;
   // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
   // candidate, or the compiler quoting it, may print what it found.
   std::vector<std::string> secrets;

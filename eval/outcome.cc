@@ -201,6 +201,8 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "floored_calls")) TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
   if (auto* v = member(j, "checked_calls")) TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
   if (auto* v = member(j, "batch_calls")) TRY(as_integer(*v, "timing.batch_calls", 1, 1 << 20, t.batch_calls));
+  if (auto* v = member(j, "measurements")) TRY(as_integer(*v, "timing.measurements", 1, 100, t.measurements));
+  if (auto* v = member(j, "unstable")) TRY(as_flag(*v, "timing.unstable", t.unstable));
   // The worker's rule (eval/worker/timing.cc): reference median / candidate median, or 0.
   const double expected = t.candidate.median_ms > 0 ? t.reference.median_ms / t.candidate.median_ms : 0;
   if (!(std::abs(t.speedup - expected) <= 1e-6 * expected))
@@ -295,7 +297,9 @@ json to_json(const Outcome& o) {
                    {"judge_overhead_ms", o.timing->judge_overhead_ms},
                    {"floored_calls", o.timing->floored_calls},
                    {"checked_calls", o.timing->checked_calls},
-                   {"batch_calls", o.timing->batch_calls}};
+                   {"batch_calls", o.timing->batch_calls},
+                   {"measurements", o.timing->measurements},
+                   {"unstable", o.timing->unstable}};
   }
   j["output_shapes"] = o.output_shapes;
   if (o.signal) j["signal"] = o.signal;
@@ -416,6 +420,7 @@ json summary_json(const Outcome& o) {
   j["candidate_ms"] = o.timing ? json(o.timing->candidate.median_ms) : json(nullptr);
   j["reference_ms"] = o.timing ? json(o.timing->reference.median_ms) : json(nullptr);
   j["message"] = o.message;
+  if (timed && o.timing->unstable) j["unstable"] = true;
   json details = to_json(o);
   for (auto it = details.begin(); it != details.end(); ++it)
     if (!j.contains(it.key())) j[it.key()] = it.value();

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -81,6 +82,14 @@ struct Timing {
   int floored_calls = 0;
   int checked_calls = 0;
   int batch_calls = 1;
+  // Set by refinery, not the worker (eval::Evaluator): how many worker runs
+  // measured this candidate (a timing whose spread was beyond
+  // EvalSettings::unstable_spread is measured again), and whether the one
+  // kept is still beyond it.
+  int measurements = 1;
+  bool unstable = false;
+  // The larger of the two sides' spreads.
+  double spread() const { return std::max(reference.spread(), candidate.spread()); }
 };
 
 struct CompileInfo {

@@ -31,6 +31,17 @@ class FakeCompiler : public base::ProcessRunner {
       if (a.size() > 4 && (a.ends_with(".cpp") || a.ends_with(".cu"))) source = a;
     }
     auto text = base::read_file(source);
+    ++runs;
+    if (text.ok() && text->find("KILLED") != std::string::npos) {  // the OOM killer, say
+      r.exit_code = -1;
+      r.signal = 9;
+      return r;
+    }
+    if (text.ok() && text->find("NOSPACE") != std::string::npos) {
+      r.exit_code = 1;
+      r.err = "cc1plus: fatal error: error writing to /tmp/ccX.s: No space left on device\n";
+      return r;
+    }
     if (text.ok() && text->find("BROKEN") != std::string::npos) {
       r.exit_code = 1;
       r.err = source + ":1:1: error: BROKEN is not a type\n";
@@ -44,7 +55,8 @@ class FakeCompiler : public base::ProcessRunner {
   std::mutex mutex;
   std::string version = "fake-cc 1.0";
   std::vector<std::vector<std::string>> commands;
-  int compiles = 0;
+  int compiles = 0;  // successful ones
+  int runs = 0;      // every compile, failed ones too
 };
 
 }  // namespace fakes

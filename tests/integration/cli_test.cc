@@ -56,13 +56,25 @@ TEST_SUITE("refinery command line") {
     CHECK(r.out.find("speedup    ") != std::string::npos);
   }
 
-  TEST_CASE("usage errors exit 2 and say what is wrong") {
+  TEST_CASE("usage errors exit 2 with the usage text; what cannot be done exits 1 without it") {
     auto unknown = refinery({"eval", "--problem", "level9/1", "--candidate", candidate("relu_correct.cpp")});
-    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.exit_code == 1);
     CHECK(unknown.err.find("unknown problem 'level9/1'") != std::string::npos);
+    CHECK(unknown.err.find("usage:") == std::string::npos);
     auto missing = refinery({"eval", "--problem", "relu", "--candidate", "/nonexistent/k.cpp"});
-    CHECK(missing.exit_code == 2);
+    CHECK(missing.exit_code == 1);
     CHECK(missing.err.find("/nonexistent/k.cpp: cannot open") != std::string::npos);
+    CHECK(missing.err.find("usage:") == std::string::npos);
+    for (const char* bad : {"inf", "1e300", "nan", "-1", "abc", ""}) {
+      auto timeout = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--timeout", bad});
+      CHECK_MESSAGE(timeout.exit_code == 2, bad);
+      CHECK(timeout.err.find(std::string("--timeout must be a number between 1 and 86400, got '") + bad + "'") !=
+            std::string::npos);
+      CHECK(timeout.err.find("usage:") != std::string::npos);
+    }
+    auto trials = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--trials", "2.5"});
+    CHECK(trials.exit_code == 2);
+    CHECK(trials.err.find("--trials must be an integer between 1 and 1000, got '2.5'") != std::string::npos);
     auto flag = refinery({"eval", "--problem", "relu", "--candidat", "x.cpp"});
     CHECK(flag.exit_code == 2);
     CHECK(flag.err.find("unknown flag --candidat (did you mean --candidate?)") != std::string::npos);
@@ -73,6 +85,26 @@ TEST_SUITE("refinery command line") {
     auto command = refinery({"evl"});
     CHECK(command.exit_code == 2);
     CHECK(command.err.find("unknown command 'evl' (did you mean 'eval'?)") != std::string::npos);
+  }
+
+  TEST_CASE("a timing beyond the spread threshold is measured again, and marked unstable if it stays so") {
+    auto noisy = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
+                           "--timing-trials", "5", "--unstable-spread", "0", "--json", "--cache-dir",
+                           test_support::cache_dir()});
+    REQUIRE_MESSAGE(noisy.exit_code == 0, noisy.err);
+    auto j = nlohmann::json::parse(noisy.out);
+    REQUIRE(j["status"] == "correct");
+    CHECK(j["timing"]["measurements"] == 2);  // any spread is beyond 0: measured twice, still unstable
+    CHECK(j["timing"]["unstable"] == true);
+    CHECK(j["unstable"] == true);
+    auto steady = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
+                            "--timing-trials", "5", "--unstable-spread", "1000", "--json", "--cache-dir",
+                            test_support::cache_dir()});
+    REQUIRE(steady.exit_code == 0);
+    auto k = nlohmann::json::parse(steady.out);
+    CHECK(k["timing"]["measurements"] == 1);
+    CHECK(k["timing"]["unstable"] == false);
+    CHECK_FALSE(k.contains("unstable"));
   }
 
   TEST_CASE("problems list and show") {

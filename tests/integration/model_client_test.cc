@@ -1,6 +1,9 @@
 // The model client against a real HTTP server on loopback, through libcurl.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "agent/model_client.h"
 #include "http_server.h"
 
@@ -26,7 +29,7 @@ agent::ModelConfig model(const std::string& url, const std::string& provider = "
 struct Harness {
   explicit Harness(std::vector<Reply> script, const std::string& provider = "openai")
       : server(std::move(script)),
-        client(model(server.url(), provider), "sk-local", http, [this](double s) { sleeps.push_back(s); }, 42,
+        client(model(server.url(), provider), "sk-local", http, [this](double s) { sleeps.push_back(s); return true; }, 42,
                agent::RetryPolicy{4, 0.01, 0.05}) {}
   test_http::Server server;
   agent::CurlHttpClient http;
@@ -74,6 +77,54 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     CHECK(c->retried_errors[2] == "HTTP 529: Overloaded");
   }
 
+  TEST_CASE("a Retry-After beyond max_retry_wait is waited for max_retry_wait, then retried") {
+    test_http::Server server({{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "100000"}}}, {200, kOk}});
+    agent::CurlHttpClient http;
+    std::vector<double> sleeps;
+    auto m = model(server.url());
+    m.max_retry_wait = 3;
+    agent::ModelClient client(m, "sk-local", http, [&](double s) { sleeps.push_back(s); return true; }, 42,
+                              agent::RetryPolicy{4, 0.01, 0.05});
+    auto c = client.complete(request());
+    REQUIRE(c.ok());
+    REQUIRE(sleeps.size() == 1);
+    CHECK(sleeps[0] == 3.0);
+  }
+
+  TEST_CASE("a wait cut short by a stop ends the request with an interrupted error, asking nothing more") {
+    test_http::Server server({{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "60"}}}, {200, kOk}});
+    agent::CurlHttpClient http;
+    std::atomic<bool> stop{false};
+    agent::ModelClient client(model(server.url()), "sk-local", http,
+                              [&](double s) {
+                                stop = true;  // Ctrl-C arrives during the wait
+                                return agent::sleep_unless(s, stop);
+                              },
+                              42, agent::RetryPolicy{4, 0.01, 0.05});
+    auto c = client.complete(request());
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().kind == base::ErrorKind::interrupted);
+    CHECK(c.error().message == "model 'local': stopped while waiting 60.00 s to retry (HTTP 429: slow down (retry after 60.00 s))");
+    CHECK(server.received().size() == 1);
+  }
+
+  TEST_CASE("a request in flight is abandoned when the run stops") {
+    test_http::Server server({{200, kOk, {}, 4000}});
+    std::atomic<bool> stop{false};
+    agent::CurlHttpClient http(&stop);
+    agent::ModelClient client(model(server.url()), "sk-local", http, [](double) { return true; }, 42,
+                              agent::RetryPolicy{4, 0.01, 0.05});
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      stop = true;
+    });
+    auto c = client.complete(request());
+    stopper.join();
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().kind == base::ErrorKind::interrupted);
+    CHECK(c.error().message == "model 'local': stopped while the request was in flight");
+  }
+
   TEST_CASE("a timeout, a malformed body, a body cut short and an empty choice list are retried") {
     Harness h({{200, kOk, {}, 6000},
                {200, "<html>gateway</html>"},
@@ -114,7 +165,7 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     m.thinking_budget = 1024;
     agent::CurlHttpClient http;
     std::vector<double> sleeps;
-    agent::ModelClient client(m, "sk-ant-local", http, [&](double s) { sleeps.push_back(s); }, 42,
+    agent::ModelClient client(m, "sk-ant-local", http, [&](double s) { sleeps.push_back(s); return true; }, 42,
                               agent::RetryPolicy{4, 0.01, 0.05});
     auto c = client.complete(request());
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));

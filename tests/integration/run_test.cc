@@ -4,9 +4,13 @@
 // for twice.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "base/fs.h"
 #include "base/subprocess.h"
@@ -50,6 +54,23 @@ std::string reply_with(const std::string& text) {
   return json{{"choices", {{{"finish_reason", "stop"}, {"message", {{"content", text}}}}}},
               {"usage", {{"prompt_tokens", 1000}, {"completion_tokens", 200}}}}.dump();
 }
+
+// Writes a campaign over level1/19 at its small size on cpu, against an
+// openai-style model served at `url`, with `strategy` (one strategy's YAML
+// lines) and `extra_model_lines`; returns the config's path beside `out`.
+std::string http_config(const std::string& out, const std::string& name, const std::string& url,
+                        const std::string& strategy, const std::string& extra_model_lines = "") {
+  std::string path = fs::path(out).parent_path().string() + "/" + name + ".yaml";
+  std::ofstream(path) << "name: " << name << "\nproblems:\n  ids: [level1/19]\n  size: small\n"
+                      << "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: " << url
+                      << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
+                      << extra_model_lines << "strategies:\n" << strategy
+                      << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+  return path;
+}
+
+const char* kRefine3 = "  - name: refine\n    kind: refine\n    turns: 3\n";
+const char* kOnce = "  - name: once\n    kind: single_shot\n";
 
 }  // namespace
 
@@ -98,7 +119,8 @@ TEST_SUITE("refinery run") {
                  "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.jsonl");
     std::ofstream(changed) << text << "report:\n  thresholds: [1]\n";
     auto refused = run({REFINERY_BINARY_PATH, "run", changed, "--out", out});
-    CHECK(refused.exit_code == 2);
+    CHECK(refused.exit_code == 1);
+    CHECK(refused.err.find("usage:") == std::string::npos);
     CHECK(refused.err.find("this run folder was started with another config") != std::string::npos);
     fs::remove_all(fs::path(out).parent_path());
   }
@@ -110,13 +132,7 @@ TEST_SUITE("refinery run") {
         {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.clamp_min(0); }\n```")},
     });
     std::string out = temp_run_dir();
-    std::string config = fs::path(out).parent_path().string() + "/http.yaml";
-    std::ofstream(config) << "name: http\nproblems:\n  ids: [level1/19]\n  size: small\n"
-                             "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: "
-                          << server.url() << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
-                             "    price: {input: 1, cached_input: 0.1, output: 4}\n"
-                             "strategies:\n  - name: refine\n    kind: refine\n    turns: 3\n"
-                             "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+    std::string config = http_config(out, "http", server.url(), kRefine3, "    price: {input: 1, cached_input: 0.1, output: 4}\n");
     std::string cmd = std::string(REFINERY_BINARY_PATH) + " run " + config + " --out " + out + " --cache-dir " +
                       test_support::cache_dir() + " > /dev/null 2>&1 & pid=$!; " +
                       "while [ ! -s " + out + "/attempts.jsonl ]; do sleep 0.05; done; kill -9 $pid; wait $pid; true";
@@ -145,12 +161,7 @@ TEST_SUITE("refinery run") {
         {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
     });
     std::string out = temp_run_dir();
-    std::string config = fs::path(out).parent_path().string() + "/fail.yaml";
-    std::ofstream(config) << "name: fail\nproblems:\n  ids: [level1/19]\n  size: small\n"
-                             "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: "
-                          << server.url() << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
-                             "strategies:\n  - name: once\n    kind: single_shot\n"
-                             "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+    std::string config = http_config(out, "fail", server.url(), kOnce);
     auto first = run({REFINERY_BINARY_PATH, "run", config, "--out", out, "--cache-dir", test_support::cache_dir()},
                      {"REFINERY_TEST_API_KEY=sk-wrong"});
     CHECK(first.exit_code == 0);
@@ -167,5 +178,101 @@ TEST_SUITE("refinery run") {
     CHECK(server.received().size() == 2);
     CHECK(server.received()[1].headers["authorization"] == "Bearer sk-right");
     fs::remove_all(fs::path(out).parent_path());
+  }
+
+  TEST_CASE("two runs on one folder at once: the second is refused naming the first; nothing is asked twice") {
+    const std::string ok = reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```");
+    test_http::Server server({{200, ok, {}, 1500}, {200, ok, {}, 1500}, {200, ok, {}, 1500}});
+    std::string out = temp_run_dir();
+    std::string config = http_config(out, "twice", server.url(), kRefine3);
+    const std::string refinery = std::string(REFINERY_BINARY_PATH) + " run " + config + " --out " + out +
+                                 " --cache-dir " + test_support::cache_dir();
+    auto both = run({"/bin/sh", "-c",
+                     refinery + " > /dev/null 2>&1 & first=$!; while [ ! -s " + out + "/lock ]; do sleep 0.02; done; " +
+                         refinery + "; echo second=$?; wait $first; echo first=$?"},
+                    {"REFINERY_TEST_API_KEY=sk-test"});
+    CHECK(both.out.find("second=1") != std::string::npos);
+    CHECK(both.out.find("first=0") != std::string::npos);
+    CHECK(both.err.find(out + ": another refinery run (pid ") != std::string::npos);
+    CHECK(both.err.find(") is writing this run folder; wait for it to end, or use another --out") != std::string::npos);
+    auto attempts = lines(out + "/attempts.jsonl");
+    std::set<std::string> keys;
+    for (const auto& a : attempts) keys.insert(a["key"].get<std::string>());
+    CHECK(attempts.size() == 3);
+    CHECK(keys.size() == 3);
+    CHECK(server.received().size() == 3);
+    // The lock went with the first run: a third one resumes, finds everything done and asks nothing.
+    auto third = run({"/bin/sh", "-c", refinery}, {"REFINERY_TEST_API_KEY=sk-test"});
+    CHECK_MESSAGE(third.exit_code == 0, third.err);
+    CHECK(server.received().size() == 3);
+    fs::remove_all(fs::path(out).parent_path());
+  }
+
+  TEST_CASE("Ctrl-C during a long Retry-After ends the run at once; the resumed run asks again") {
+    test_http::Server server({{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "100000"}}},
+                              {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")}});
+    std::string out = temp_run_dir();
+    std::string config = http_config(out, "wait", server.url(), kOnce);
+    const std::string pidfile = fs::path(out).parent_path().string() + "/pid";
+    const std::string refinery = std::string(REFINERY_BINARY_PATH) + " run " + config + " --out " + out +
+                                 " --cache-dir " + test_support::cache_dir();
+    base::ProcessResult waited;
+    std::thread runner([&] {
+      waited = run({"/bin/sh", "-c", refinery + " & echo $! > " + pidfile + "; wait $!; echo code=$?"},
+                   {"REFINERY_TEST_API_KEY=sk-test"});
+    });
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (server.received().empty() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the wait
+    auto pid = base::read_file(pidfile);
+    REQUIRE(pid.ok());
+    auto sent = std::chrono::steady_clock::now();
+    ::kill(std::stoi(*pid), SIGINT);
+    runner.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+    CHECK_MESSAGE(seconds < 5, "the run took " << seconds << " s to stop");
+    CHECK_MESSAGE(waited.out.find("code=130") != std::string::npos, waited.out, waited.err);
+    CHECK(waited.out.find("stopped; run the same command again to resume") != std::string::npos);
+    CHECK(lines(out + "/attempts.jsonl").empty());
+    CHECK(server.received().size() == 1);
+    auto resumed = run({"/bin/sh", "-c", refinery}, {"REFINERY_TEST_API_KEY=sk-test"});
+    CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+    auto attempts = lines(out + "/attempts.jsonl");
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0]["status"] == "correct");
+    CHECK(server.received().size() == 2);
+    fs::remove_all(fs::path(out).parent_path());
+  }
+
+  TEST_CASE("config and flag errors exit 1 or 2 as the README says, with the usage text only for usage") {
+    std::string out = temp_run_dir();
+    const std::string dir = fs::path(out).parent_path().string();
+    std::ofstream(dir + "/bad.yaml") << "name: bad\nproblems:\n  ids: [level1/19]\nmodels:\n  - name: m\n    provider: replay\n"
+                                        "    replay_from: x.jsonl\nstrategies:\n  - name: s\n    kind: refine\n    turns: 4294967296\n";
+    auto bad = run({REFINERY_BINARY_PATH, "run", dir + "/bad.yaml", "--out", out});
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.err.find("bad.yaml:11:12: 'turns' must be between 1 and 100, got 4294967296") != std::string::npos);
+    CHECK(bad.err.find("usage:") == std::string::npos);
+    std::ofstream(dir + "/unknown.yaml") << "name: unknown\nproblems:\n  ids: [level9/1]\nmodels:\n  - name: m\n"
+                                            "    provider: replay\n    replay_from: x.jsonl\nstrategies:\n  - name: s\n    kind: refine\n";
+    auto unknown = run({REFINERY_BINARY_PATH, "run", dir + "/unknown.yaml", "--out", out});
+    CHECK(unknown.exit_code == 1);
+    CHECK(unknown.err.find("unknown problem 'level9/1'") != std::string::npos);
+    CHECK(unknown.err.find("usage:") == std::string::npos);
+    std::ofstream(dir + "/key.yaml") << "name: key\nproblems:\n  ids: [level1/19]\nmodels:\n  - name: m\n    provider: openai\n"
+                                        "    model: x\n    api_key_env: REFINERY_UNSET_KEY_FOR_TESTS\nstrategies:\n  - name: s\n    kind: refine\n";
+    auto key = run({REFINERY_BINARY_PATH, "run", dir + "/key.yaml", "--out", out});
+    CHECK(key.exit_code == 1);
+    CHECK(key.err.find("the environment variable REFINERY_UNSET_KEY_FOR_TESTS is not set") != std::string::npos);
+    CHECK(key.err.find("usage:") == std::string::npos);
+    auto unwritable = run({REFINERY_BINARY_PATH, "run", "configs/quickstart.yaml", "--out", "/proc/refinery-run"});
+    CHECK(unwritable.exit_code == 1);
+    CHECK(unwritable.err.find("/proc/refinery-run: cannot create run folder") != std::string::npos);
+    auto threads = run({REFINERY_BINARY_PATH, "run", "configs/quickstart.yaml", "--threads", "abc"});
+    CHECK(threads.exit_code == 2);
+    CHECK(threads.err.find("--threads must be an integer between 1 and 1024, got 'abc'") != std::string::npos);
+    CHECK(threads.err.find("usage: refinery run CONFIG [flags]") != std::string::npos);
+    fs::remove_all(dir);
   }
 }

@@ -12,6 +12,7 @@ using Strings = std::vector<std::string>;
 const std::vector<agent::FlagSpec> kFlags = {
     {"size", true, "which size preset"},
     {"timeout", true, "seconds"},
+    {"threads", true, "threads"},
     {"json", false, "print JSON"},
     {"keep-job-dirs", false, "leave folders behind"},
 };
@@ -102,24 +103,33 @@ TEST_SUITE("agent::parse_args") {
 TEST_SUITE("agent::Args::number") {
   TEST_CASE("parses a number") {
     auto a = parsed({"--timeout", "2.5"});
-    auto n = a.number("timeout", 300);
+    auto n = a.number("timeout", 300, 1, 86400);
     REQUIRE(n.ok());
     CHECK(*n == 2.5);
   }
 
   TEST_CASE("falls back when the flag is absent") {
-    auto n = parsed({}).number("timeout", 300);
+    auto n = parsed({}).number("timeout", 300, 1, 86400);
     REQUIRE(n.ok());
     CHECK(*n == 300);
   }
 
-  TEST_CASE("rejects text that is not a number") {
-    CHECK(parsed({"--timeout", "abc"}).number("timeout", 300).error().message ==
-          "--timeout expects a number, got 'abc'");
-    CHECK(parsed({"--timeout", "5s"}).number("timeout", 300).error().message ==
-          "--timeout expects a number, got '5s'");
-    CHECK(parsed({"--timeout="}).number("timeout", 300).error().message ==
-          "--timeout expects a number, got ''");
+  TEST_CASE("rejects text that is not a number, infinity and numbers out of range, as usage errors") {
+    for (const char* bad : {"abc", "5s", "", "inf", "nan", "1e300", "0.5", "-3"}) {
+      auto r = parsed({std::string("--timeout=") + bad}).number("timeout", 300, 1, 86400);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error().message == std::string("--timeout must be a number between 1 and 86400, got '") + bad + "'");
+      CHECK(r.error().kind == base::ErrorKind::usage);
+    }
+  }
+
+  TEST_CASE("integers: no fractions, no wrap") {
+    CHECK(*parsed({"--threads", "4"}).integer("threads", 0, 1, 1024) == 4);
+    for (const char* bad : {"abc", "2.5", "4294967297", "99999999999999999999", "0", ""}) {
+      auto r = parsed({std::string("--threads=") + bad}).integer("threads", 0, 1, 1024);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error().message == std::string("--threads must be an integer between 1 and 1024, got '") + bad + "'");
+    }
   }
 }
 

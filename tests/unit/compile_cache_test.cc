@@ -95,6 +95,31 @@ TEST_SUITE("eval::CompileService") {
     CHECK(again->log == r->log);
   }
 
+  TEST_CASE("a failure that may not be the source's is tried again, then reported but never cached") {
+    Fixture f;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto killed = service.compile(f.job("KILLED forward();"));
+    REQUIRE(killed.ok());
+    CHECK_FALSE(killed->ok);
+    CHECK(killed->log.find("refinery: the compile failed twice for a reason that may not be the source's (the compiler "
+                           "was killed by signal 9); not cached") != std::string::npos);
+    CHECK(f.runner.runs == 2);
+    auto again = service.compile(f.job("KILLED forward();"));
+    REQUIRE(again.ok());
+    CHECK_FALSE(again->cached);
+    CHECK(f.runner.runs == 4);
+    auto full = service.compile(f.job("NOSPACE forward();"));
+    REQUIRE(full.ok());
+    CHECK_FALSE(full->ok);
+    CHECK(full->log.find("(No space left on device); not cached") != std::string::npos);
+    CHECK_FALSE(service.compile(f.job("NOSPACE forward();"))->cached);
+    // An ordinary compile error is compiled once and cached.
+    const int before = f.runner.runs;
+    CHECK_FALSE(service.compile(f.job("BROKEN forward();"))->ok);
+    CHECK(service.compile(f.job("BROKEN forward();"))->cached);
+    CHECK(f.runner.runs == before + 1);
+  }
+
   TEST_CASE("cuda candidates go to nvcc for the configured architecture, references to g++") {
     Fixture f;
     f.options.cuda_arch = "90a";

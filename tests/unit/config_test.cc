@@ -141,4 +141,82 @@ TEST_SUITE("agent::Config") {
     std::string text = with(with(kConfig, "  ids: [level1/19, softmax]\n", ""), "  levels: [2]\n", "");
     CHECK(error_of(text).find("'problems' selects nothing: give 'ids' or 'levels'") != std::string::npos);
   }
+
+  TEST_CASE("every number is range-checked where it stands: no wrap, no infinity") {
+    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 4294967296")) ==
+          "exp.yaml:22:12: 'turns' must be between 1 and 100, got 4294967296\n"
+          "        turns: 4294967296\n"
+          "               ^");
+    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 3\n    samples: 4294967295")) ==
+          "exp.yaml:23:14: 'samples' must be between 1 and 1000, got 4294967295\n"
+          "        samples: 4294967295\n"
+          "                 ^");
+    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 3\n    samples: 2000000000")).find(
+              "'samples' must be between 1 and 1000, got 2000000000") != std::string::npos);
+    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 99999999999999999999999")).find(
+              "'turns' must be between 1 and 100, got 99999999999999999999999") != std::string::npos);
+    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  timeout: 1e300")).find(
+              "exp.yaml:28:12: 'timeout' must be between 1 and 86400, got 1e300") == 0);
+    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  timeout: .inf")).find(
+              "exp.yaml:28:12: expected a finite number for 'timeout', got '.inf'") == 0);
+    CHECK(error_of(with(kConfig, "  atol: 0.001", "  atol: .nan")).find("expected a finite number for 'atol'") !=
+          std::string::npos);
+    CHECK(error_of(with(kConfig, "temperature: 0.2", "temperature: 7")).find(
+              "'temperature' must be between 0 and 2, got 7") != std::string::npos);
+    CHECK(error_of(with(kConfig, "concurrency: 8", "concurrency: -1")).find(
+              "'concurrency' must be between 1 and 1024, got -1") != std::string::npos);
+    CHECK(error_of(with(kConfig, "seed: 7", "seed: -7")).find("'seed' must be between 0 and 9223372036854775807") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("seed 0 is a seed like any other; no seed means random") {
+    auto zero = agent::parse_config(with(kConfig, "seed: 7", "seed: 0"), "exp.yaml");
+    REQUIRE(zero.ok());
+    REQUIRE(zero->seed.has_value());
+    CHECK(*zero->seed == 0);
+    auto none = agent::parse_config(with(kConfig, "seed: 7\n", ""), "exp.yaml");
+    REQUIRE(none.ok());
+    CHECK_FALSE(none->seed.has_value());
+  }
+
+  TEST_CASE("a key given twice is an error at its second place") {
+    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  trials: 9")) ==
+          "exp.yaml:28:3: duplicate key 'trials' (first given on line 27)\n"
+          "      trials: 9\n"
+          "      ^");
+    CHECK(error_of(with(kConfig, "seed: 7", "seed: 7\nseed: 8")).find("duplicate key 'seed'") != std::string::npos);
+  }
+
+  TEST_CASE("a key the provider would ignore is an error") {
+    CHECK(error_of(with(kConfig, "    provider: openai\n", "    provider: anthropic\n")) ==
+          "exp.yaml:13:5: 'reasoning_effort' does not apply to provider anthropic (model 'fast')\n"
+          "        reasoning_effort: high\n"
+          "        ^");
+    CHECK(error_of(with(kConfig, "    reasoning_effort: high", "    thinking_budget: 2048")).find(
+              "'thinking_budget' does not apply to provider openai (model 'fast')") != std::string::npos);
+    CHECK(error_of(with(kConfig, "    replay_from: runs/old", "    replay_from: runs/old\n    temperature: 1")).find(
+              "'temperature' does not apply to provider replay (model 'recorded')") != std::string::npos);
+    auto anthropic = agent::parse_config(
+        with(with(kConfig, "    provider: openai\n", "    provider: anthropic\n"), "    reasoning_effort: high",
+             "    thinking_budget: 2048"),
+        "exp.yaml");
+    REQUIRE_MESSAGE(anthropic.ok(), (anthropic.ok() ? "" : anthropic.error().message));
+    CHECK(anthropic->models[0].thinking_budget == 2048);
+  }
+
+  TEST_CASE("names become folders only when they are safe path components") {
+    CHECK(error_of(with(kConfig, "name: compare", "name: ../../../../tmp/x")) ==
+          "exp.yaml:1:7: '../../../../tmp/x' cannot name a campaign: it starts with '.' (use letters, digits, '.', "
+          "'_', '-' and '+')\n"
+          "    name: ../../../../tmp/x\n"
+          "          ^");
+    CHECK(error_of(with(kConfig, "name: fast", "name: ../../../../tmp/y")).find(
+              "'../../../../tmp/y' cannot name a model: it starts with '.'") != std::string::npos);
+    CHECK(error_of(with(kConfig, "name: refine3", "name: a/b")).find("'a/b' cannot name a strategy: it holds '/'") !=
+          std::string::npos);
+    auto stem = agent::parse_config(with(kConfig, "name: compare\n", ""), "configs/my run.yaml");
+    REQUIRE_FALSE(stem.ok());
+    CHECK(stem.error().message ==
+          "configs/my run.yaml: the file's stem 'my run' cannot name the campaign (it holds ' '): give the config a 'name'");
+  }
 }

@@ -109,6 +109,38 @@ TEST_SUITE("agent::provider responses") {
     CHECK(p.response->usage.reasoning_tokens == 30);
   }
 
+  TEST_CASE("impossible usage from a server is not believed: zeroed and said so") {
+    auto usage_of = [](json usage) {
+      auto p = agent::parse_response(model("openai"), ok({{"choices", {{{"finish_reason", "stop"}, {"message", {{"content", "x"}}}}}},
+                                                         {"usage", usage}}));
+      REQUIRE(p.response.has_value());
+      return p.response->usage;
+    };
+    auto huge = usage_of({{"prompt_tokens", INT64_MAX}, {"completion_tokens", 5}});
+    CHECK(huge.input_tokens == 0);
+    CHECK(huge.output_tokens == 0);
+    CHECK(huge.invalid == "the server reported impossible usage (input_tokens 9223372036854775807 is outside 0..100000000); "
+                          "counted as 0");
+    CHECK(agent::cost_usd(huge, agent::Price{1, 1, 1}) == 0);
+    auto negative = usage_of({{"prompt_tokens", 10}, {"completion_tokens", -5}});
+    CHECK(negative.invalid.find("output_tokens -5 is outside") != std::string::npos);
+    auto unsigned_max = usage_of({{"prompt_tokens", 18446744073709551615ull}, {"completion_tokens", 5}});
+    CHECK_FALSE(unsigned_max.invalid.empty());
+    auto cached = usage_of({{"prompt_tokens", 10}, {"completion_tokens", 5}, {"prompt_tokens_details", {{"cached_tokens", 11}}}});
+    CHECK(cached.invalid.find("cached_input_tokens 11 exceeds input_tokens 10") != std::string::npos);
+    auto fine = usage_of({{"prompt_tokens", 10}, {"completion_tokens", 5}});
+    CHECK(fine.invalid.empty());
+    CHECK(fine.input_tokens == 10);
+    // anthropic adds three counts: near INT64_MAX they must not wrap to a small or negative total
+    auto a = agent::parse_response(model("anthropic"), ok({{"content", {{{"type", "text"}, {"text", "x"}}}},
+                                                           {"stop_reason", "end_turn"},
+                                                           {"usage", {{"input_tokens", INT64_MAX}, {"output_tokens", 1},
+                                                                      {"cache_read_input_tokens", INT64_MAX}}}}));
+    REQUIRE(a.response.has_value());
+    CHECK_FALSE(a.response->usage.invalid.empty());
+    CHECK(a.response->usage.input_tokens == 0);
+  }
+
   TEST_CASE("servers that name it reasoning, and refusals") {
     auto p = agent::parse_response(model("openai"), ok({{"choices", {{{"message", {{"content", nullptr}, {"reasoning", "r"}, {"refusal", "I can't"}}}}}}}));
     REQUIRE(p.response.has_value());

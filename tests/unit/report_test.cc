@@ -55,4 +55,22 @@ TEST_SUITE("agent::report") {
     CHECK(f[0].chains_with_correct == 0);
     CHECK(f[0].geomean_speedup == 0.0);
   }
+
+  TEST_CASE("an unstable attempt is correct, but its speedup counts for nothing unless the config says so") {
+    AttemptSummary noisy = correct("a", 0, 1, 6.6);
+    noisy.unstable = true;
+    std::vector<AttemptSummary> attempts = {noisy, correct("b", 0, 1, 2.0)};
+    auto f = compute_turns(attempts, {"a", "b"}, 1, 1, {0, 1});
+    CHECK(f[0].correct_rate == 1.0);
+    CHECK(f[0].fast_p == std::vector<double>{1.0, 0.5});  // fast_0 is "correct"; fast_1 leaves a out
+    CHECK(f[0].geomean_speedup == doctest::Approx(2.0));
+    auto counted = compute_turns(attempts, {"a", "b"}, 1, 1, {0, 1}, /*count_unstable=*/true);
+    CHECK(counted[0].fast_p == std::vector<double>{1.0, 1.0});
+    CHECK(counted[0].geomean_speedup == doctest::Approx(std::sqrt(6.6 * 2.0)));
+    // A stable, slower attempt of the same chain still counts.
+    attempts.push_back(correct("a", 0, 2, 1.5));
+    auto later = compute_turns(attempts, {"a", "b"}, 1, 2, {1});
+    CHECK(later[1].fast_p[0] == 1.0);
+    CHECK(later[1].geomean_speedup == doctest::Approx(std::sqrt(1.5 * 2.0)));
+  }
 }

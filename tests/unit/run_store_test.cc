@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+
+#include <unistd.h>
 
 #include "agent/run_store.h"
 #include "base/fs.h"
@@ -18,6 +21,24 @@ const AttemptKey kSecond{"gpt", "refine", "level1/19", 0, 2};
 }  // namespace
 
 TEST_SUITE("agent::RunStore") {
+  TEST_CASE("one writer at a time: a second is an error naming the first's pid; readers need no lock") {
+    TempDir dir;
+    std::optional<RunStore> first;
+    {
+      auto s = RunStore::open(dir.path, "name: a\n", false);
+      REQUIRE(s.ok());
+      first.emplace(std::move(s).value());
+    }
+    auto second = RunStore::open(dir.path, "name: a\n", false);
+    REQUIRE_FALSE(second.ok());
+    CHECK(second.error().message == dir.path + ": another refinery run (pid " + std::to_string(getpid()) +
+                                        ") is writing this run folder; wait for it to end, or use another --out");
+    auto reader = RunStore::open(dir.path, "name: a\n", false, /*exclusive=*/false);
+    CHECK(reader.ok());
+    first.reset();  // the lock goes with the store
+    CHECK(RunStore::open(dir.path, "name: a\n", false).ok());
+  }
+
   TEST_CASE("records survive reopening, in the order they finished") {
     TempDir dir;
     {
@@ -81,7 +102,7 @@ TEST_SUITE("agent::RunStore") {
     CHECK(store->attempts()[0]["status"] == "correct");
     // The next record starts a line of its own, and both survive another reopening.
     REQUIRE(store->record_attempt(kSecond, {{"status", "timeout"}}).ok());
-    auto reopened = RunStore::open(dir.path, "x", false);
+    auto reopened = RunStore::open(dir.path, "x", false, /*exclusive=*/false);  // a reader beside the writer
     REQUIRE(reopened.ok());
     REQUIRE(reopened->attempts().size() == 2);
     CHECK(reopened->attempts()[1]["status"] == "timeout");
