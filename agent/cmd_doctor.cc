@@ -19,8 +19,13 @@ int cmd_doctor(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "refinery doctor: %s\n", args.error().message.c_str());
     return 2;
   }
-  if (!args->has("size")) args->values["size"] = "small";
-  auto ctx_or = make_context(*args);
+  auto options = eval_options_from_args(*args);
+  if (!options) {
+    std::fprintf(stderr, "refinery doctor: %s\n", options.error().message.c_str());
+    return base::exit_code(options.error());
+  }
+  if (!options->size) options->size = "small";
+  auto ctx_or = make_context(*options);
   if (!ctx_or) {
     std::fprintf(stderr, "refinery doctor: %s\n", ctx_or.error().message.c_str());
     return base::exit_code(ctx_or.error());

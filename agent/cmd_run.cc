@@ -120,33 +120,32 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (!config_text) return fail(config_text.error());
   auto config = parse_config(*config_text, config_path);
   if (!config) return fail(config.error());
-  auto problems = select_problems(*config, problem_index(*args));
+  auto problems = select_problems(*config, problem_index(args->get("problems")));
   if (!problems) return fail(problems.error());
 
-  // The evaluation context, configured from the config's eval section.
-  Args eval_args;
-  for (const char* k : {"cache-dir", "problems"})
-    if (args->has(k)) eval_args.values[k] = args->get(k);
-  if (config->eval.backend != "auto") eval_args.values["backend"] = config->eval.backend;
-  eval_args.values["size"] = config->problems.size;
-  eval_args.values["trials"] = std::to_string(config->eval.trials);
-  eval_args.values["timeout"] = std::to_string(config->eval.timeout);
-  eval_args.values["timing-trials"] = std::to_string(config->eval.timing_trials);
-  if (config->seed) eval_args.values["seed"] = std::to_string(*config->seed);
+  // The evaluation context, from the config's eval section and the two folder flags.
+  const EvalConfig& e = config->eval;
+  EvalOptions options;
+  if (e.backend != "auto") options.backend = e.backend == "cuda" ? eval::Backend::cuda : eval::Backend::cpu;
+  options.size = config->problems.size;
+  options.trials = e.trials;
+  options.timing_trials = e.timing_trials;
+  options.timeout = e.timeout;
+  options.seed = config->seed;
+  options.cache_dir = args->get("cache-dir");
+  options.problems_dir = args->get("problems");
   bool profile_feedback = false;
   for (const auto& s : config->strategies)
     for (const auto& k : s.feedback) profile_feedback = profile_feedback || k == "profile";
-  std::string profiler = config->eval.profiler == "auto" ? (profile_feedback ? "cupti" : "none") : config->eval.profiler;
-  if (profiler != "none") eval_args.values["profiler"] = profiler;
-  if (!config->eval.metrics.empty()) eval_args.values["metrics"] = base::join(config->eval.metrics, ",");
-  if (config->eval.allow_untrusted) eval_args.values["allow-untrusted"] = "";
-  auto ctx = make_context(eval_args);
+  options.profiler = e.profiler == "auto" ? (profile_feedback ? "cupti" : "") : e.profiler == "none" ? "" : e.profiler;
+  options.metrics = e.metrics;
+  options.allow_untrusted = e.allow_untrusted;
+  options.max_uncertainty = e.max_uncertainty;
+  options.remeasure = e.remeasure;
+  if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};
+  auto ctx = make_context(options);
   if (!ctx) return fail(ctx.error().wrap(config_path));
   eval::EvalSettings settings = (*ctx)->settings;
-  settings.unstable_spread = config->eval.unstable_spread;
-  settings.remeasure = config->eval.remeasure;
-  if (config->eval.atol || config->eval.rtol)
-    settings.tolerance = eval::Tolerance{config->eval.atol.value_or(1e-4), config->eval.rtol.value_or(1e-4)};
   // Every model's key is a secret, whatever its variable is called.
   std::vector<std::string> key_names;
   for (const auto& m : config->models)

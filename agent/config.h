@@ -67,10 +67,11 @@ struct EvalConfig {
   // Go on where the platform refuses a layer of the runner's sandbox
   // (results then say trusted: false); otherwise such an evaluation fails.
   bool allow_untrusted = false;
-  // A correct timing whose spread ((p90 - p10) / median) is beyond this is
-  // measured again, up to `remeasure` more times; still beyond, the attempt
-  // is marked unstable (see Config::count_unstable).
-  double unstable_spread = 0.5;
+  // A correct timing whose uncertainty (the relative width of the speedup's
+  // 95% interval: both medians' added) is beyond this is measured again, up
+  // to `remeasure` more times; still beyond, the attempt is marked unstable
+  // (see Config::count_unstable).
+  double max_uncertainty = 0.1;
   int remeasure = 1;
 };
 

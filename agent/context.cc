@@ -27,7 +27,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"profiler", true, "cupti (default) or ncu; implies --profile"},
       {"metrics", true, "comma-separated counters for the profile (default: the speed-of-light set)"},
       {"keep", false, "keep the worker's job folder"},
-      {"unstable-spread", true, "a timing spread ((p90-p10)/median) beyond this is measured again (default 0.5)"},
+      {"max-uncertainty", true, "a timing whose speedup is known less well than this (relative) is measured again (default 0.1)"},
       {"remeasure", true, "how many more times an unstable timing is measured (default 1)"},
       {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
       {"json", false, "print one JSON object per evaluation"},
@@ -35,8 +35,49 @@ const std::vector<FlagSpec>& eval_flags() {
   return flags;
 }
 
-eval::ProblemIndex problem_index(const Args& args) {
-  return eval::ProblemIndex(args.get("problems", eval::default_problems_root()));
+eval::ProblemIndex problem_index(const std::string& problems_dir) {
+  return eval::ProblemIndex(problems_dir.empty() ? eval::default_problems_root() : problems_dir);
+}
+
+base::Result<EvalOptions> eval_options_from_args(const Args& args) {
+  EvalOptions o;
+  if (args.has("backend")) {
+    auto backend = eval::parse_backend(args.get("backend"));
+    if (!backend) return base::usage_error("--backend: " + backend.error().message);
+    o.backend = *backend;
+  }
+  if (args.has("size")) {
+    o.size = args.get("size");
+    if (*o.size != "full" && *o.size != "small") return base::usage_error("--size must be small or full, not '" + *o.size + "'");
+  }
+  TRY_ASSIGN(int64_t trials, args.integer("trials", o.trials, 1, 1000));
+  TRY_ASSIGN(int64_t timing_trials, args.integer("timing-trials", o.timing_trials, 1, 100000));
+  TRY_ASSIGN(int64_t threads, args.integer("threads", o.threads, 0, 1024));
+  TRY_ASSIGN(o.timeout, args.number("timeout", o.timeout, 1, 86400));
+  TRY_ASSIGN(o.max_uncertainty, args.number("max-uncertainty", o.max_uncertainty, 0, 1000));
+  TRY_ASSIGN(int64_t remeasure, args.integer("remeasure", o.remeasure, 0, 10));
+  if (args.has("seed")) {
+    TRY_ASSIGN(int64_t seed, args.integer("seed", 0, 0, INT64_MAX));
+    o.seed = static_cast<uint64_t>(seed);
+  }
+  o.trials = static_cast<int>(trials);
+  o.timing_trials = static_cast<int>(timing_trials);
+  o.threads = static_cast<int>(threads);
+  o.remeasure = static_cast<int>(remeasure);
+  o.timing = !args.has("no-timing");
+  o.cuda_arch = args.get("cuda-arch");
+  o.cache_dir = args.get("cache-dir");
+  o.problems_dir = args.get("problems");
+  o.keep_job_dirs = args.has("keep");
+  o.allow_untrusted = args.has("allow-untrusted");
+  if (args.has("profile") || args.has("profiler")) {
+    o.profiler = args.get("profiler", "cupti");
+    if (o.profiler != "cupti" && o.profiler != "ncu")
+      return base::usage_error("--profiler must be cupti or ncu, not '" + o.profiler + "'");
+  }
+  for (const auto& m : base::split(args.get("metrics"), ','))
+    if (!base::trim(m).empty()) o.metrics.push_back(base::trim(m));
+  return o;
 }
 
 namespace {
@@ -78,49 +119,29 @@ Probe probe_worker(base::ProcessRunner& runner, const std::string& worker) {
 
 }  // namespace
 
-base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
+base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) {
   auto ctx = std::make_unique<Context>();
-  ctx->problems = std::make_unique<eval::ProblemIndex>(problem_index(args));
+  ctx->problems = std::make_unique<eval::ProblemIndex>(problem_index(options.problems_dir));
   std::string worker = base::executable_dir() + "/refinery-worker";
 
   eval::EvalSettings& s = ctx->settings;
-  std::string backend = args.get("backend");
-  Probe probe;
-  probe = probe_worker(ctx->runner, worker);
-  if (backend.empty()) backend = probe.cuda ? "cuda" : "cpu";
-  auto parsed_backend = eval::parse_backend(backend);
-  if (!parsed_backend) return base::usage_error("--backend: " + parsed_backend.error().message);
-  s.backend = *parsed_backend;
-  s.size = args.get("size", s.backend == eval::Backend::cuda ? "full" : "small");
-  if (s.size != "full" && s.size != "small") return base::usage_error("--size must be small or full, not '" + s.size + "'");
-  TRY_ASSIGN(int64_t trials, args.integer("trials", 5, 1, 1000));
-  TRY_ASSIGN(int64_t timing_trials, args.integer("timing-trials", 100, 1, 100000));
-  TRY_ASSIGN(int64_t threads, args.integer("threads", 0, 0, 1024));
-  TRY_ASSIGN(double timeout, args.number("timeout", 300, 1, 86400));
-  if (args.has("seed")) {
-    TRY_ASSIGN(int64_t seed, args.integer("seed", 0, 0, INT64_MAX));
-    s.seed = static_cast<uint64_t>(seed);
-  }
-  TRY_ASSIGN(s.unstable_spread, args.number("unstable-spread", s.unstable_spread, 0, 1000));
-  TRY_ASSIGN(int64_t remeasure, args.integer("remeasure", s.remeasure, 0, 10));
-  s.remeasure = static_cast<int>(remeasure);
-  s.trials = static_cast<int>(trials);
-  s.timing.max_trials = static_cast<int>(timing_trials);
+  Probe probe = probe_worker(ctx->runner, worker);
+  s.backend = options.backend.value_or(probe.cuda ? eval::Backend::cuda : eval::Backend::cpu);
+  s.size = options.size.value_or(s.backend == eval::Backend::cuda ? "full" : "small");
+  s.trials = options.trials;
+  s.timing.max_trials = options.timing_trials;
   s.timing.min_trials = std::min(s.timing.min_trials, s.timing.max_trials);
-  s.timing.enabled = !args.has("no-timing");
-  s.allow_untrusted = args.has("allow-untrusted");
-  s.threads = static_cast<int>(threads);
+  s.timing.enabled = options.timing;
+  s.allow_untrusted = options.allow_untrusted;
+  s.seed = options.seed;
+  s.threads = options.threads;
+  s.tolerance = options.tolerance;
+  s.max_uncertainty = options.max_uncertainty;
+  s.remeasure = options.remeasure;
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
-  if (args.has("profile") || args.has("profiler")) {
-    s.profile.tool = args.get("profiler", "cupti");
-    if (s.profile.tool != "cupti" && s.profile.tool != "ncu")
-      return base::usage_error("--profiler must be cupti or ncu, not '" + s.profile.tool + "'");
-    s.profile.metrics = eval::default_metrics();
-    if (args.has("metrics")) {
-      s.profile.metrics.clear();
-      for (const auto& m : base::split(args.get("metrics"), ','))
-        if (!base::trim(m).empty()) s.profile.metrics.push_back(base::trim(m));
-    }
+  if (!options.profiler.empty()) {
+    s.profile.tool = options.profiler;
+    s.profile.metrics = options.metrics.empty() ? eval::default_metrics() : options.metrics;
     if (s.profile.tool == "ncu") {
       s.ncu_path = base::find_on_path("ncu");
       if (s.ncu_path.empty()) return base::Error{"--profiler ncu: no ncu on PATH"};
@@ -128,15 +149,15 @@ base::Result<std::unique_ptr<Context>> make_context(const Args& args) {
   }
 
   eval::CompileOptions co;
-  co.cache_dir = args.get("cache-dir", base::default_cache_dir());
-  co.cuda_arch = args.get("cuda-arch", probe.arch.empty() ? "90a" : probe.arch);
+  co.cache_dir = options.cache_dir.empty() ? base::default_cache_dir() : options.cache_dir;
+  co.cuda_arch = !options.cuda_arch.empty() ? options.cuda_arch : probe.arch.empty() ? "90a" : probe.arch;
   ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
 
   eval::LaunchOptions lo;
   lo.worker_path = worker;
   lo.scratch_dir = co.cache_dir + "/jobs";
-  lo.timeout_seconds = timeout;
-  lo.keep_job_dirs = args.has("keep");
+  lo.timeout_seconds = options.timeout;
+  lo.keep_job_dirs = options.keep_job_dirs;
   if (s.backend == eval::Backend::cpu) {
     // A runaway candidate fails alone instead of waking the OOM killer; CUDA
     // reserves vast address space, so the cuda backend gets no such cap.

@@ -1,9 +1,14 @@
-// What every evaluating subcommand sets up from its flags: the problem index,
-// the compile service with its cache, the worker launcher, and the backend
-// (cuda where the worker sees a GPU, else cpu). Owned by the command's frame.
+// What every evaluating subcommand sets up: the problem index, the compile
+// service with its cache, the worker launcher, and the backend (cuda where
+// the worker sees a GPU, else cpu). It is built from EvalOptions, which the
+// command line (eval_options_from_args) and a config's eval: section
+// (cmd_run.cc) both decode into; nothing goes back through flag strings.
+// Owned by the command's frame.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +24,31 @@ namespace agent {
 // Flags shared by eval and problems check.
 const std::vector<FlagSpec>& eval_flags();
 
+// How to evaluate, typed; defaults as the README gives them.
+struct EvalOptions {
+  std::optional<eval::Backend> backend;  // unset: cuda where the worker sees a GPU, else cpu
+  std::optional<std::string> size;       // full | small; unset: full on cuda, small on cpu
+  int trials = 5;                        // correctness trials
+  int timing_trials = 100;               // most timed trials per side
+  bool timing = true;
+  std::optional<uint64_t> seed;          // unset: random per evaluation
+  int threads = 0;                       // cpu threads for reference and candidate; 0 = all
+  double timeout = 300;                  // seconds before the worker is killed
+  std::string cuda_arch;                 // empty: the GPU's, else 90a
+  std::string cache_dir;                 // empty: base::default_cache_dir()
+  std::string problems_dir;              // empty: eval::default_problems_root()
+  std::string profiler;                  // empty (none), cupti or ncu
+  std::vector<std::string> metrics;      // empty: eval::default_metrics()
+  bool keep_job_dirs = false;
+  bool allow_untrusted = false;
+  double max_uncertainty = 0.1;
+  int remeasure = 1;
+  std::optional<eval::Tolerance> tolerance;  // overrides the problems' own
+};
+
+// The flags of eval_flags(), range-checked; a bad value is a usage error.
+base::Result<EvalOptions> eval_options_from_args(const Args& args);
+
 struct Context {
   base::SystemProcessRunner runner;
   std::unique_ptr<eval::ProblemIndex> problems;
@@ -30,10 +60,10 @@ struct Context {
   std::string compiler_name;  // "nvcc (sm_90a)" or the C++ compiler
 };
 
-// Errors are usage errors (bad flag values) or a worker that cannot start.
-base::Result<std::unique_ptr<Context>> make_context(const Args& args);
+// An Error is an option the machine cannot honour (ncu missing) or a worker that cannot start.
+base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options);
 
 // Just the problem index, for commands that evaluate nothing.
-eval::ProblemIndex problem_index(const Args& args);
+eval::ProblemIndex problem_index(const std::string& problems_dir);
 
 }  // namespace agent

@@ -15,10 +15,7 @@ namespace fs = std::filesystem;
 using base::Error;
 using base::Result;
 
-std::string default_prompts_dir() {
-  if (const char* p = std::getenv("REFINERY_PROMPTS"); p && *p) return p;
-  return std::string(REFINERY_SOURCE_DIR) + "/prompts";
-}
+std::string default_prompts_dir() { return base::data_dir("REFINERY_PROMPTS", "prompts", REFINERY_SOURCE_DIR); }
 
 Result<PromptTemplates> PromptTemplates::load(const std::string& dir) {
   PromptTemplates t;

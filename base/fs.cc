@@ -73,6 +73,14 @@ std::string executable_dir() {
   return p.parent_path().string();
 }
 
+std::string data_dir(const char* env_var, const std::string& name, const std::string& source_dir) {
+  if (const char* v = std::getenv(env_var); v && *v) return v;
+  const fs::path installed = fs::path(executable_dir()).parent_path() / "share" / "refinery" / name;
+  std::error_code ec;
+  if (fs::is_directory(installed, ec)) return installed.string();
+  return (fs::path(source_dir) / name).string();
+}
+
 std::string find_on_path(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
   const char* path = std::getenv("PATH");

@@ -23,6 +23,12 @@ std::string default_cache_dir();
 // The folder holding the running executable.
 std::string executable_dir();
 
+// Where a data folder of the program (`name`: prompts, problems, configs) is:
+// $env_var when set; else <prefix>/share/refinery/<name> when the running
+// executable is installed as <prefix>/bin/... and that folder exists; else
+// <source_dir>/<name>, for a binary run from its build folder.
+std::string data_dir(const char* env_var, const std::string& name, const std::string& source_dir);
+
 // The absolute path of an executable found on $PATH, or "" (a name with a
 // slash is returned as it is).
 std::string find_on_path(const std::string& name);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The timing spread of one honest candidate, idle and under load: the figures
-# behind eval.unstable_spread's default (README, Unstable timings).
+# How well one honest candidate's speedup is known, idle and under load: the
+# figures behind eval.max_uncertainty's default (README, Unstable timings).
 #
 # Evaluates the same kernel REPEATS times with the machine idle, then REPEATS
 # times while LOAD busy processes compete for the cores, and prints for each
 # evaluation the spread ((p90 - p10) / median) of the reference and of the
-# candidate, and the speedup; then the median and largest spread of each phase.
-# Re-measurement is off (--unstable-spread 1000) so that the raw spread shows.
+# candidate, the timing's uncertainty (the relative width of the speedup's 95%
+# interval) and the speedup; then per phase the median and largest uncertainty.
+# Re-measurement is off (--max-uncertainty 1000) so that the raw figures show.
 #
 #   bench/spread.sh [BUILD_DIR] [REPEATS] [LOAD]      (default build, 5, the core count)
 #   REFINERY_SPREAD_BACKEND=cuda REFINERY_SPREAD_SIZE=full on a GPU host
@@ -27,21 +28,22 @@ trap cleanup EXIT
 measure() {  # phase
   for i in $(seq "$repeats"); do
     "$bin/refinery" eval --problem level1/19 --candidate "$cand" --backend "$backend" --size "$size" \
-      --timing-trials 20 --unstable-spread 1000 --json --cache-dir "$work/cache" > "$work/out.json"
+      --timing-trials 20 --max-uncertainty 1000 --json --cache-dir "$work/cache" > "$work/out.json"
     python3 - "$work/out.json" "$1" <<'PY' | tee -a "$work/$1.tsv"
 import json, sys
 j = json.load(open(sys.argv[1]))
 t = j.get("timing") or {}
 def spread(s): return (s["p90_ms"] - s["p10_ms"]) / s["median_ms"] if s.get("median_ms") else float("nan")
 if j["status"] != "correct" or not t:
-    print(f"{sys.argv[2]}\t{j['status']}\t-\t-\t-")
+    print(f"{sys.argv[2]}\t{j['status']}\t-\t-\t-\t-")
 else:
-    print(f"{sys.argv[2]}\tcorrect\t{100*spread(t['reference']):.1f}%\t{100*spread(t['candidate']):.1f}%\t{t['speedup']:.3f}x")
+    print(f"{sys.argv[2]}\tcorrect\t{100*spread(t['reference']):.1f}%\t{100*spread(t['candidate']):.1f}%\t"
+          f"{100*t['uncertainty']:.1f}%\t{t['speedup']:.3f}x")
 PY
   done
 }
 
-echo -e "phase\tstatus\treference spread\tcandidate spread\tspeedup"
+echo -e "phase\tstatus\treference spread\tcandidate spread\tuncertainty\tspeedup"
 measure idle
 for _ in $(seq "$load"); do (while :; do :; done) & pids+=($!); done
 measure loaded
@@ -53,9 +55,9 @@ for phase in ("idle", "loaded"):
     for line in open(f"{sys.argv[1]}/{phase}.tsv"):
         f = line.rstrip("\n").split("\t")
         if f[1] != "correct": continue
-        worst.append(max(float(f[2].rstrip("%")), float(f[3].rstrip("%"))))
-        speedups.append(float(f[4].rstrip("x")))
+        worst.append(float(f[4].rstrip("%")))
+        speedups.append(float(f[5].rstrip("x")))
     if worst:
-        print(f"{phase}: worse-side spread median {statistics.median(worst):.1f}%, max {max(worst):.1f}%; "
+        print(f"{phase}: uncertainty median {statistics.median(worst):.1f}%, max {max(worst):.1f}%; "
               f"speedup {min(speedups):.3f}x to {max(speedups):.3f}x over {len(worst)} evaluations")
 PY

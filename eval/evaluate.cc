@@ -96,7 +96,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
                  "; `refinery doctor` says which layers this machine refuses, and eval.allow_untrusted: true "
                  "runs without them"};
   auto unsteady = [&](const Outcome& o) {
-    return o.status == Status::correct && o.timing && o.timing->spread() > settings.unstable_spread;
+    return o.status == Status::correct && o.timing && o.timing->uncertainty() > settings.max_uncertainty;
   };
   int measurements = 1;
   for (int again = 0; again < settings.remeasure && unsteady(outcome); ++again) {
@@ -106,7 +106,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
       outcome = std::move(next);
       break;
     }
-    if (next.timing->spread() < outcome.timing->spread()) outcome = std::move(next);
+    if (next.timing->uncertainty() < outcome.timing->uncertainty()) outcome = std::move(next);
   }
   if (outcome.timing) {
     outcome.timing->measurements = measurements;

@@ -42,12 +42,13 @@ struct EvalSettings {
   // Run even where the platform refuses a layer of the runner's sandbox; the
   // outcome then says trusted: false. Off, such an evaluation is an Error.
   bool allow_untrusted = false;
-  // A correct candidate whose timing spread ((p90 - p10) / median, the worse
-  // side's) is beyond unstable_spread is measured again, by a new worker, up
-  // to `remeasure` more times; the steadiest measurement is kept, and if it
-  // is still beyond, the timing says unstable (README: unstable timings).
-  // A measurement that is not correct replaces the verdict.
-  double unstable_spread = 0.5;
+  // A correct candidate whose timing uncertainty (Timing::uncertainty: the
+  // relative widths of both medians' 95% intervals, added) is beyond
+  // max_uncertainty is measured again, by a new worker, up to `remeasure`
+  // more times; the surest measurement is kept, and if it is still beyond,
+  // the timing says unstable (README: unstable timings). A measurement that
+  // is not correct replaces the verdict.
+  double max_uncertainty = 0.1;
   int remeasure = 1;
   // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
   // candidate, or the compiler quoting it, may print what it found.

@@ -25,7 +25,8 @@ json stats_json(const TimingStats& s) {
   return {{"trials", s.trials},   {"median_ms", s.median_ms}, {"mean_ms", s.mean_ms},
           {"stdev_ms", s.stdev_ms}, {"min_ms", s.min_ms},     {"max_ms", s.max_ms},
           {"p10_ms", s.p10_ms},   {"p90_ms", s.p90_ms},       {"host_median_ms", s.host_median_ms},
-          {"spread", s.spread()}};
+          {"median_low_ms", s.median_low_ms}, {"median_high_ms", s.median_high_ms},
+          {"spread", s.spread()}, {"median_uncertainty", s.median_uncertainty()}};
 }
 
 // Decoding what a worker wrote. A hostile candidate may have written it, so
@@ -180,9 +181,10 @@ base::Status read_stats(const json& j, const std::string& path, TimingStats& s) 
   for (auto [key, out] : {std::pair{"median_ms", &s.median_ms}, std::pair{"mean_ms", &s.mean_ms},
                           std::pair{"stdev_ms", &s.stdev_ms}, std::pair{"min_ms", &s.min_ms},
                           std::pair{"max_ms", &s.max_ms}, std::pair{"p10_ms", &s.p10_ms},
-                          std::pair{"p90_ms", &s.p90_ms}, std::pair{"host_median_ms", &s.host_median_ms}})
+                          std::pair{"p90_ms", &s.p90_ms}, std::pair{"host_median_ms", &s.host_median_ms},
+                          std::pair{"median_low_ms", &s.median_low_ms}, std::pair{"median_high_ms", &s.median_high_ms}})
     if (auto* v = member(j, key)) TRY(as_amount(*v, path + "." + key, kMaxMs, *out));
-  return {};  // "spread" is derived, and not read back
+  return {};  // "spread" and "median_uncertainty" are derived, and not read back
 }
 
 base::Status read_timing(const json& j, Timing& t) {
@@ -298,6 +300,7 @@ json to_json(const Outcome& o) {
                    {"floored_calls", o.timing->floored_calls},
                    {"checked_calls", o.timing->checked_calls},
                    {"batch_calls", o.timing->batch_calls},
+                   {"uncertainty", o.timing->uncertainty()},
                    {"measurements", o.timing->measurements},
                    {"unstable", o.timing->unstable}};
   }

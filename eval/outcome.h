@@ -62,8 +62,13 @@ struct TimingStats {
   int trials = 0;
   double median_ms = 0, mean_ms = 0, stdev_ms = 0, min_ms = 0, max_ms = 0, p10_ms = 0, p90_ms = 0;
   double host_median_ms = 0;  // host clock around the same trials, for the cross-check
+  // A 95% confidence interval of the median, from the trials' order
+  // statistics (distribution-free: outliers beyond it do not widen it).
+  double median_low_ms = 0, median_high_ms = 0;
   // Relative spread of the trials: (p90 - p10) / median.
   double spread() const { return median_ms > 0 ? (p90_ms - p10_ms) / median_ms : 0; }
+  // How well the median is known: the interval's width over the median.
+  double median_uncertainty() const { return median_ms > 0 ? (median_high_ms - median_low_ms) / median_ms : 0; }
 };
 
 struct Timing {
@@ -83,13 +88,14 @@ struct Timing {
   int checked_calls = 0;
   int batch_calls = 1;
   // Set by refinery, not the worker (eval::Evaluator): how many worker runs
-  // measured this candidate (a timing whose spread was beyond
-  // EvalSettings::unstable_spread is measured again), and whether the one
+  // measured this candidate (a timing whose uncertainty was beyond
+  // EvalSettings::max_uncertainty is measured again), and whether the one
   // kept is still beyond it.
   int measurements = 1;
   bool unstable = false;
-  // The larger of the two sides' spreads.
-  double spread() const { return std::max(reference.spread(), candidate.spread()); }
+  // How well the speedup is known: the relative widths of both medians'
+  // intervals added (to first order, the relative width of the speedup's).
+  double uncertainty() const { return reference.median_uncertainty() + candidate.median_uncertainty(); }
 };
 
 struct CompileInfo {

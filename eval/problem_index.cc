@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "base/text.h"
+#include "base/fs.h"
 #include "build_info.h"
 
 namespace eval {
@@ -12,10 +13,7 @@ namespace fs = std::filesystem;
 using base::Error;
 using base::Result;
 
-std::string default_problems_root() {
-  if (const char* p = std::getenv("REFINERY_PROBLEMS"); p && *p) return p;
-  return std::string(REFINERY_SOURCE_DIR) + "/problems";
-}
+std::string default_problems_root() { return base::data_dir("REFINERY_PROBLEMS", "problems", REFINERY_SOURCE_DIR); }
 
 std::vector<std::string> ProblemIndex::folders() const {
   std::vector<std::string> out;

@@ -38,6 +38,11 @@ inline void check_golden(const std::string& name, const std::string& actual) {
 
 inline std::string cache_dir() { return std::string(REFINERY_TEST_CACHE); }
 
+// Unit tests' own copies of the prompts and of level1/19, so that editing the
+// live prompts/ or problems/ never changes what a unit test expects.
+inline std::string fixture_prompts_dir() { return std::string(REFINERY_TEST_FIXTURES) + "/prompts"; }
+inline std::string fixture_problems_dir() { return std::string(REFINERY_TEST_FIXTURES) + "/problems"; }
+
 // A private temporary folder, removed with everything in it.
 struct TempDir {
   explicit TempDir(const std::string& prefix = "refinery-test")

@@ -84,6 +84,12 @@ TimingStats summarize(std::vector<double> ms) {
   s.min_ms = ms.front();
   s.max_ms = ms.back();
   s.mean_ms = std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
+  // The 95% interval of the median between order statistics r and s
+  // (1-based): r = floor((n - 1.96 sqrt n) / 2), s = ceil(1 + (n + 1.96 sqrt n) / 2).
+  const double n = static_cast<double>(ms.size()), half = 1.96 * std::sqrt(n);
+  const long r = static_cast<long>(std::floor((n - half) / 2)), t = static_cast<long>(std::ceil(1 + (n + half) / 2));
+  s.median_low_ms = ms[static_cast<size_t>(std::clamp(r - 1, 0L, static_cast<long>(ms.size()) - 1))];
+  s.median_high_ms = ms[static_cast<size_t>(std::clamp(t - 1, 0L, static_cast<long>(ms.size()) - 1))];
   double var = 0;
   for (double x : ms) var += (x - s.mean_ms) * (x - s.mean_ms);
   s.stdev_ms = ms.size() > 1 ? std::sqrt(var / static_cast<double>(ms.size() - 1)) : 0;

@@ -87,18 +87,18 @@ TEST_SUITE("refinery command line") {
     CHECK(command.err.find("unknown command 'evl' (did you mean 'eval'?)") != std::string::npos);
   }
 
-  TEST_CASE("a timing beyond the spread threshold is measured again, and marked unstable if it stays so") {
+  TEST_CASE("a timing known less well than the threshold is measured again, and marked unstable if it stays so") {
     auto noisy = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
-                           "--timing-trials", "5", "--unstable-spread", "0", "--json", "--cache-dir",
+                           "--timing-trials", "5", "--max-uncertainty", "0", "--json", "--cache-dir",
                            test_support::cache_dir()});
     REQUIRE_MESSAGE(noisy.exit_code == 0, noisy.err);
     auto j = nlohmann::json::parse(noisy.out);
     REQUIRE(j["status"] == "correct");
-    CHECK(j["timing"]["measurements"] == 2);  // any spread is beyond 0: measured twice, still unstable
+    CHECK(j["timing"]["measurements"] == 2);  // any uncertainty is beyond 0: measured twice, still unstable
     CHECK(j["timing"]["unstable"] == true);
     CHECK(j["unstable"] == true);
     auto steady = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
-                            "--timing-trials", "5", "--unstable-spread", "1000", "--json", "--cache-dir",
+                            "--timing-trials", "5", "--max-uncertainty", "1000", "--json", "--cache-dir",
                             test_support::cache_dir()});
     REQUIRE(steady.exit_code == 0);
     auto k = nlohmann::json::parse(steady.out);

@@ -14,6 +14,7 @@
 
 #include "base/fs.h"
 #include "base/subprocess.h"
+#include "base/text.h"
 #include "eval/worker_launcher.h"
 #include "http_server.h"
 #include "test_support.h"
@@ -93,6 +94,11 @@ TEST_SUITE("refinery run") {
     CHECK(turns[1]["fast_p"]["0"] == 1.0);
     CHECK(turns[2]["correct_rate"] == 1.0);
     CHECK(first.out.find("recorded x refine: 1 problems x 1 samples, 3 attempts") != std::string::npos);
+    // cpu timings say so, in both forms of the report.
+    CHECK(report["backends"] == json::array({"cpu"}));
+    CHECK(base::starts_with(*base::read_file(out + "/report.txt"),
+                            "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n"));
+    CHECK(attempts[0]["backend"] == "cpu");
     CHECK(fs::exists(out + "/attempts/recorded/refine/level1/19/s0/t2/candidate.cpp"));
     CHECK(fs::exists(out + "/attempts/recorded/refine/level1/19/s0/t2/result.json"));
 

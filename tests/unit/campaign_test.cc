@@ -44,10 +44,10 @@ struct Harness {
     auto s = agent::RunStore::open(dir.path + "/run", kConfig, false);
     REQUIRE(s.ok());
     store.emplace(std::move(s).value());
-    auto t = agent::PromptTemplates::load(agent::default_prompts_dir());
+    auto t = agent::PromptTemplates::load(test_support::fixture_prompts_dir());
     REQUIRE(t.ok());
     templates.emplace(std::move(t).value());
-    auto p = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    auto p = eval::ProblemIndex(test_support::fixture_problems_dir()).find("level1/19");
     REQUIRE(p.ok());
     problem = *p;
   }

@@ -318,7 +318,7 @@ TEST_SUITE("profiler::summarize") {
 
 TEST_SUITE("agent::prompt") {
   TEST_CASE("feedback with the profile kind includes the profile summary") {
-    auto templates = agent::PromptTemplates::load(agent::default_prompts_dir());
+    auto templates = agent::PromptTemplates::load(test_support::fixture_prompts_dir());
     REQUIRE(templates.ok());
     eval::Outcome o;
     o.status = eval::Status::correct;

@@ -10,7 +10,7 @@ namespace {
 using test_support::check_golden;
 
 agent::PromptTemplates templates() {
-  auto t = agent::PromptTemplates::load(agent::default_prompts_dir());
+  auto t = agent::PromptTemplates::load(test_support::fixture_prompts_dir());
   REQUIRE(t.ok());
   return *t;
 }
@@ -26,7 +26,7 @@ TEST_SUITE("agent::prompt") {
   }
 
   TEST_CASE("the first turn for level1/19 on an H200") {
-    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    auto problem = eval::ProblemIndex(test_support::fixture_problems_dir()).find("level1/19");
     REQUIRE(problem.ok());
     auto reference = base::read_file(problem->reference_path);
     agent::Target target{"cuda", "NVIDIA H200: 132 SMs, 141 GB HBM3e at 4.8 TB/s, 60 MB L2", "nvcc 13.0 (sm_90a)", "2.11.0"};

@@ -112,6 +112,23 @@ TEST_SUITE("eval::worker::summarize") {
     CHECK(s.spread() == doctest::Approx(8.0 / 6.0));
   }
 
+  TEST_CASE("the median's 95% interval comes from order statistics, and outliers beyond it do not widen it") {
+    // n = 11: order statistics 2 and 10 (1-based).
+    auto s = summarize({11, 3, 7, 1, 9, 5, 2, 10, 4, 8, 6});
+    CHECK(s.median_low_ms == 2);
+    CHECK(s.median_high_ms == 10);
+    CHECK(s.median_uncertainty() == doctest::Approx(8.0 / 6.0));
+    // n = 40: statistics 13 and 28. A fifth of the trials stalled for 100 ms.
+    std::vector<double> series;
+    for (int i = 0; i < 32; ++i) series.push_back(1.0 + 0.01 * i);
+    for (int i = 0; i < 8; ++i) series.push_back(100.0);
+    auto noisy = summarize(series);
+    CHECK(noisy.median_low_ms == doctest::Approx(1.12));
+    CHECK(noisy.median_high_ms == doctest::Approx(1.27));
+    CHECK(noisy.median_uncertainty() == doctest::Approx(0.15 / 1.195));
+    CHECK(noisy.spread() > 50);  // (p90 - p10) / median sees the stalls
+  }
+
   TEST_CASE("the median of an even count is the mean of the middle two") {
     auto s = summarize({4, 1, 3, 2});
     CHECK(s.median_ms == doctest::Approx(2.5));

@@ -1,0 +1,38 @@
+// The compile service with the real compilers: nvcc, in its own test binary
+// (tests/integration/nvcc_main.cc), which ctest reports skipped without nvcc.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "base/fs.h"
+#include "base/sha256.h"
+#include "base/subprocess.h"
+#include "eval/compiler.h"
+
+namespace fs = std::filesystem;
+
+TEST_SUITE("eval::CompileService with the real nvcc") {
+  TEST_CASE("compiles a cuda candidate without a GPU, and reports nvcc's errors") {
+    eval::Toolchain toolchain = eval::build_toolchain();
+    auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-nvcc-cache");
+    base::SystemProcessRunner runner;
+    eval::CompileOptions options;
+    options.cache_dir = cache;
+    eval::CompileService service(toolchain, options, runner);
+    auto source = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/relu_cuda_correct.cu");
+    REQUIRE(source.ok());
+    // The shim's forward() call is what the real one makes: a cuda candidate links as a whole.
+    std::string shim = "\n#include <vector>\nextern \"C\" int refinery_probe(const void* in) {\n"
+                       "  forward((*static_cast<const std::vector<at::Tensor>*>(in))[0]);\n  return 0;\n}\n";
+    auto ok = service.compile({eval::Backend::cuda, false, *source, shim, "candidate"});
+    REQUIRE(ok.ok());
+    CHECK_MESSAGE(ok->ok, ok->log);
+    CHECK(ok->command.find("-gencode=arch=compute_90a,code=sm_90a") != std::string::npos);
+    auto broken = service.compile({eval::Backend::cuda, false, *source + "\n__global__ void k() { undeclared(); }\n",
+                                   shim, "candidate"});
+    REQUIRE(broken.ok());
+    CHECK_FALSE(broken->ok);
+    CHECK(broken->log.find("identifier \"undeclared\" is undefined") != std::string::npos);
+    fs::remove_all(cache);
+  }
+}
