@@ -67,17 +67,17 @@ class Pool {
 struct Chain {
   const ModelConfig* model;
   const StrategyConfig* strategy;
+  const Strategy* policy;  // what the next turn carries, and when the chain stops
   const eval::Problem* problem;
   int sample;
 };
 
-// A chain being run: its prompts, the history so far, and where it stands.
+// A chain being run: its prompts, its finished turns, and where it stands.
 struct ChainState {
   Chain c;
   std::string system, first;
-  std::vector<Message> history;  // assistant responses and user feedback, in turn order
-  double best = -1;
-  int since_improvement = 0;
+  std::vector<TurnRecord> done;  // finished turns, in order
+  double best = -1;              // the fastest correct speedup so far, for the progress line
   int turn = 0;                  // the turn being run
 };
 
@@ -88,10 +88,11 @@ class Runner {
   base::Status run() {
     // Problems outermost and models innermost, so that the chains admitted
     // together ask every model, not one model's queue at a time.
+    for (const auto& s : d_.config.strategies) policies_.emplace(s.name, make_strategy(s));
     for (const auto& p : d_.problems)
       for (const auto& s : d_.config.strategies)
         for (int k = 0; k < s.samples; ++k)
-          for (const auto& m : d_.config.models) chains_.push_back({&m, &s, &p, k});
+          for (const auto& m : d_.config.models) chains_.push_back({&m, &s, policies_.at(s.name).get(), &p, k});
     for (const auto& c : chains_) progress_.total += c.strategy->turns;
     progress_.chains = static_cast<int>(chains_.size());
 
@@ -174,16 +175,16 @@ class Runner {
   // is already stored, for evaluation). False when the chain has ended.
   bool advance(const std::shared_ptr<ChainState>& st) {
     while (true) {
-      ++st->turn;
-      if (st->turn > st->c.strategy->turns || stopped()) return false;
+      NextTurn next = st->c.policy->next(st->done);
+      if (next.stop || stopped()) return false;
+      st->turn = static_cast<int>(st->done.size()) + 1;
       AttemptKey key = key_of(*st);
       if (auto done = d_.store.attempt(key)) {
-        if (!absorb(*st, *done)) return false;
+        absorb(*st, *done);
         continue;
       }
       ChatRequest request{st->system, {{"user", st->first}}};
-      size_t from = st->c.strategy->history == "last" && st->history.size() > 2 ? st->history.size() - 2 : 0;
-      request.messages.insert(request.messages.end(), st->history.begin() + from, st->history.end());
+      request.messages.insert(request.messages.end(), next.history.begin(), next.history.end());
       if (auto s = write_prompt(key, request); !s) {
         fail(s);
         return false;
@@ -246,7 +247,8 @@ class Runner {
       fail(record.error());
       return finish();
     }
-    if (!absorb(*st, *record) || !advance(st)) finish();
+    absorb(*st, *record);
+    if (!advance(st)) finish();
   }
 
   base::Result<json> attempt(const ChainState& st, const json& response) {
@@ -289,23 +291,21 @@ class Runner {
     return *d_.store.attempt(key);
   }
 
-  // Takes a finished attempt into the chain's history and the progress;
-  // false when the chain stops early (no improvement for long enough).
-  bool absorb(ChainState& st, const json& record) {
-    st.history.push_back({"assistant", record.value("response_text", "")});
-    st.history.push_back({"user", record.value("feedback", "")});
-    const bool correct = record.value("status", "") == "correct";
+  // Takes a finished attempt into the chain's turns and the progress.
+  void absorb(ChainState& st, const json& record) {
+    TurnRecord t;
+    t.turn = st.turn;
+    t.response = record.value("response_text", "");
+    t.feedback = record.value("feedback", "");
+    t.correct = record.value("status", "") == "correct";
     // null when the attempt was not timed; a record read back may lack it.
     const auto timed = record.find("speedup");
-    const double speedup = correct && timed != record.end() && timed->is_number() ? timed->get<double>() : 0.0;
-    report(record, st.turn, st.best <= 1 && correct && speedup > 1);
-    if (correct && speedup > st.best) {
-      st.best = speedup;
-      st.since_improvement = 0;
-      return true;
-    }
-    const int patience = st.c.strategy->stop_after_no_improvement;
-    return !(patience > 0 && ++st.since_improvement >= patience);
+    t.speedup = t.correct && timed != record.end() && timed->is_number() ? timed->get<double>() : 0.0;
+    st.done.push_back(t);
+    // The progress line's fast_1 counts as the report does: an unstable timing only if the config says so.
+    const bool counts = t.correct && (d_.config.count_unstable || !record.value("unstable", false));
+    report(record, st.turn, st.best <= 1 && counts && t.speedup > 1);
+    if (counts) st.best = std::max(st.best, t.speedup);
   }
 
   void report(const json& record, int turn, bool became_fast) {
@@ -321,6 +321,7 @@ class Runner {
   }
 
   CampaignDeps& d_;
+  std::map<std::string, std::unique_ptr<Strategy>> policies_;  // one per strategy, by name
   std::vector<Chain> chains_;
   std::map<std::string, std::unique_ptr<Pool>> asks_;  // one per model
   std::unique_ptr<Pool> evals_;

@@ -1,8 +1,8 @@
 // Running a campaign: every chain of a config (model x strategy x problem x
 // sample), turn after turn, into a run store.
 //
-// A chain's turn: build the messages (the first-turn prompt, then each earlier
-// response and its feedback, or only the last with history: last), get the
+// A chain's turn: build the messages (the first-turn prompt, then the earlier
+// responses and feedback that its strategy carries: agent/strategy.h), get the
 // response (from the store if it was already received, else from the model,
 // recorded the moment it arrives), extract the code, evaluate it, record the
 // attempt and its artifacts, and render the feedback for the next turn. A
@@ -30,6 +30,7 @@
 #include "agent/model_client.h"
 #include "agent/prompt.h"
 #include "agent/run_store.h"
+#include "agent/strategy.h"
 #include "eval/evaluate.h"
 
 namespace agent {

@@ -1,0 +1,104 @@
+#include "agent/strategy.h"
+
+namespace agent {
+namespace {
+
+// The fastest correct turn, or nullptr.
+const TurnRecord* best_of(const std::vector<TurnRecord>& done) {
+  const TurnRecord* best = nullptr;
+  for (const auto& t : done)
+    if (t.correct && (!best || t.speedup > best->speedup)) best = &t;
+  return best;
+}
+
+void carry(const TurnRecord& t, std::vector<Message>& into) {
+  into.push_back({"assistant", t.response});
+  into.push_back({"user", t.feedback});
+}
+
+// The base of the three: turns, and the early stop they share.
+class Turns : public Strategy {
+ public:
+  explicit Turns(const StrategyConfig& c) : turns_(c.turns), patience_(c.stop_after_no_improvement) {}
+  int turns() const override { return turns_; }
+
+  NextTurn next(const std::vector<TurnRecord>& done) const override {
+    NextTurn n;
+    if (static_cast<int>(done.size()) >= turns_ || stale(done)) {
+      n.stop = true;
+      return n;
+    }
+    carry_into(done, n);
+    return n;
+  }
+
+ protected:
+  virtual void carry_into(const std::vector<TurnRecord>& done, NextTurn& n) const = 0;
+
+ private:
+  // patience_ turns in a row without a faster correct kernel than before them.
+  bool stale(const std::vector<TurnRecord>& done) const {
+    if (patience_ <= 0) return false;
+    double best = -1;
+    int since = 0;
+    for (const auto& t : done) {
+      if (t.correct && t.speedup > best) {
+        best = t.speedup;
+        since = 0;
+      } else {
+        ++since;
+      }
+    }
+    return since >= patience_;
+  }
+
+  int turns_, patience_;
+};
+
+class SingleShot : public Turns {
+ public:
+  using Turns::Turns;
+
+ protected:
+  void carry_into(const std::vector<TurnRecord>&, NextTurn&) const override {}
+};
+
+class Refine : public Turns {
+ public:
+  Refine(const StrategyConfig& c) : Turns(c), last_only_(c.history == "last") {}
+
+ protected:
+  void carry_into(const std::vector<TurnRecord>& done, NextTurn& n) const override {
+    if (done.empty()) return;
+    const size_t from = last_only_ ? done.size() - 1 : 0;
+    for (size_t i = from; i < done.size(); ++i) carry(done[i], n.history);
+    n.builds_on = done.back().turn;
+  }
+
+ private:
+  bool last_only_;
+};
+
+class BestOfKRefine : public Turns {
+ public:
+  using Turns::Turns;
+
+ protected:
+  void carry_into(const std::vector<TurnRecord>& done, NextTurn& n) const override {
+    if (done.empty()) return;
+    const TurnRecord* best = best_of(done);
+    const TurnRecord& from = best ? *best : done.back();
+    carry(from, n.history);
+    n.builds_on = from.turn;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_strategy(const StrategyConfig& c) {
+  if (c.kind == "single_shot") return std::make_unique<SingleShot>(c);
+  if (c.kind == "best_of_k_refine") return std::make_unique<BestOfKRefine>(c);
+  return std::make_unique<Refine>(c);
+}
+
+}  // namespace agent

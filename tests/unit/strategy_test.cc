@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include "agent/strategy.h"
+
+using agent::TurnRecord;
+
+namespace {
+
+agent::StrategyConfig config(const std::string& kind, int turns, const std::string& history = "full", int patience = 0) {
+  agent::StrategyConfig c;
+  c.name = kind;
+  c.kind = kind;
+  c.turns = turns;
+  c.history = history;
+  c.stop_after_no_improvement = patience;
+  return c;
+}
+
+TurnRecord turn(int n, bool correct, double speedup = 0) {
+  return {n, "answer " + std::to_string(n), "feedback " + std::to_string(n), correct, speedup};
+}
+
+// The assistant messages a request carries, as "answer N" strings.
+std::vector<std::string> answers(const agent::NextTurn& n) {
+  std::vector<std::string> out;
+  for (const auto& m : n.history)
+    if (m.role == "assistant") out.push_back(m.content);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("agent::Strategy") {
+  TEST_CASE("single_shot asks once, with the first prompt alone") {
+    auto s = agent::make_strategy(config("single_shot", 1));
+    auto first = s->next({});
+    CHECK_FALSE(first.stop);
+    CHECK(first.history.empty());
+    CHECK(first.builds_on == 0);
+    CHECK(s->next({turn(1, true, 2.0)}).stop);
+  }
+
+  TEST_CASE("refine carries every earlier turn, answer then feedback, or only the last") {
+    std::vector<TurnRecord> done = {turn(1, false), turn(2, true, 1.5)};
+    auto full = agent::make_strategy(config("refine", 4))->next(done);
+    REQUIRE(full.history.size() == 4);
+    CHECK(full.history[0].role == "assistant");
+    CHECK(full.history[0].content == "answer 1");
+    CHECK(full.history[1].role == "user");
+    CHECK(full.history[1].content == "feedback 1");
+    CHECK(answers(full) == std::vector<std::string>{"answer 1", "answer 2"});
+    CHECK(full.builds_on == 2);
+    auto last = agent::make_strategy(config("refine", 4, "last"))->next(done);
+    CHECK(answers(last) == std::vector<std::string>{"answer 2"});
+    CHECK(agent::make_strategy(config("refine", 2))->next(done).stop);  // all turns done
+  }
+
+  TEST_CASE("after a regression, refine goes on from the last kernel and best_of_k_refine from the best") {
+    std::vector<TurnRecord> done = {turn(1, true, 2.0), turn(2, false), turn(3, true, 1.2)};
+    auto refine = agent::make_strategy(config("refine", 5, "last"))->next(done);
+    auto best = agent::make_strategy(config("best_of_k_refine", 5))->next(done);
+    CHECK(answers(refine) == std::vector<std::string>{"answer 3"});
+    CHECK(refine.builds_on == 3);
+    CHECK(answers(best) == std::vector<std::string>{"answer 1"});
+    CHECK(best.history[1].content == "feedback 1");
+    CHECK(best.builds_on == 1);
+    // Before anything is correct, best_of_k_refine goes on from the last turn.
+    auto none = agent::make_strategy(config("best_of_k_refine", 5))->next({turn(1, false), turn(2, false)});
+    CHECK(answers(none) == std::vector<std::string>{"answer 2"});
+  }
+
+  TEST_CASE("stop_after_no_improvement ends a chain after that many turns without a faster correct kernel") {
+    auto s = agent::make_strategy(config("refine", 10, "full", 2));
+    CHECK_FALSE(s->next({turn(1, true, 1.0), turn(2, true, 0.9)}).stop);
+    CHECK(s->next({turn(1, true, 1.0), turn(2, true, 0.9), turn(3, false)}).stop);
+    CHECK_FALSE(s->next({turn(1, true, 1.0), turn(2, false), turn(3, true, 1.1)}).stop);
+    // No correct kernel at all counts as no improvement.
+    CHECK(s->next({turn(1, false), turn(2, false)}).stop);
+    // The same rule for every kind.
+    CHECK(agent::make_strategy(config("best_of_k_refine", 10, "full", 1))->next({turn(1, true, 1.0), turn(2, true, 1.0)}).stop);
+  }
+}
