@@ -19,8 +19,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "agent/args.h"
-#include "agent/campaign.h"
+#include "agent/cli/args.h"
+#include "agent/campaign/campaign.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "eval/problem.h"

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-#include "agent/model_client.h"
+#include "agent/model/model_client.h"
 #include "http_server.h"
 
 using nlohmann::json;

@@ -4,7 +4,7 @@
 // change, with no host path of the cache in it.
 #include <doctest/doctest.h>
 
-#include "agent/prompt.h"
+#include "agent/campaign/prompt.h"
 #include "eval/compile_log.h"
 #include "test_support.h"
 

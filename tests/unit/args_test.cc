@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/args.h"
+#include "agent/cli/args.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "agent/campaign.h"
+#include "agent/campaign/campaign.h"
 #include "base/fs.h"
 #include "eval/problem_index.h"
 #include "test_support.h"

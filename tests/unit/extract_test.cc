@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "agent/extract.h"
+#include "agent/campaign/extract.h"
 
 using agent::extract_code;
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "agent/prompt.h"
+#include "agent/campaign/prompt.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "profiler/summary.h"

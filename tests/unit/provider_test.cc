@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "agent/provider.h"
+#include "agent/model/provider.h"
 
 using agent::HttpResponse;
 using nlohmann::json;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "agent/report.h"
+#include "agent/report/report.h"
 
 using agent::AttemptSummary;
 using agent::compute_turns;

@@ -6,7 +6,7 @@
 
 #include <unistd.h>
 
-#include "agent/run_store.h"
+#include "agent/campaign/run_store.h"
 #include "base/fs.h"
 #include "test_support.h"
 

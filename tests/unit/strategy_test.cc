@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "agent/strategy.h"
+#include "agent/campaign/strategy.h"
 
 using agent::TurnRecord;
 

@@ -1,4 +1,4 @@
-#include "agent/context.h"
+#include "agent/cli/context.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "agent/format.h"
+#include "agent/cli/format.h"
 
 #include <cstdio>
 

@@ -7,9 +7,9 @@
 // for a usage error.
 #include <cstdio>
 
-#include "agent/commands.h"
-#include "agent/context.h"
-#include "agent/printer.h"
+#include "agent/cli/commands.h"
+#include "agent/cli/context.h"
+#include "agent/cli/printer.h"
 
 namespace agent {
 

@@ -1,4 +1,4 @@
-#include "agent/extract.h"
+#include "agent/campaign/extract.h"
 
 #include <cctype>
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "agent/printer.h"
+#include "agent/cli/printer.h"
 #include "eval/outcome.h"
 
 namespace agent {

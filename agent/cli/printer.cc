@@ -1,4 +1,4 @@
-#include "agent/printer.h"
+#include "agent/cli/printer.h"
 
 #include <unistd.h>
 

@@ -7,7 +7,7 @@
 
 #include <atomic>
 
-#include "agent/provider.h"
+#include "agent/model/provider.h"
 #include "base/result.h"
 
 namespace agent {

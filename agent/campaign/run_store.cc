@@ -1,4 +1,4 @@
-#include "agent/run_store.h"
+#include "agent/campaign/run_store.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -9,14 +9,14 @@
 #include <map>
 #include <memory>
 
-#include "agent/campaign.h"
-#include "agent/commands.h"
+#include "agent/campaign/campaign.h"
+#include "agent/cli/commands.h"
 #include "agent/config.h"
-#include "agent/context.h"
-#include "agent/http.h"
-#include "agent/printer.h"
-#include "agent/replay.h"
-#include "agent/run_report.h"
+#include "agent/cli/context.h"
+#include "agent/model/http.h"
+#include "agent/cli/printer.h"
+#include "agent/model/replay.h"
+#include "agent/report/run_report.h"
 #include "base/fs.h"
 #include "base/redact.h"
 #include "base/text.h"

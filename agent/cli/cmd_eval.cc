@@ -1,10 +1,10 @@
 // refinery eval --problem ID --candidate FILE [flags]
 #include <filesystem>
 
-#include "agent/commands.h"
-#include "agent/context.h"
-#include "agent/format.h"
-#include "agent/printer.h"
+#include "agent/cli/commands.h"
+#include "agent/cli/context.h"
+#include "agent/cli/format.h"
+#include "agent/cli/printer.h"
 #include "profiler/summary.h"
 #include "base/fs.h"
 #include "base/text.h"

@@ -1,4 +1,4 @@
-#include "agent/http.h"
+#include "agent/model/http.h"
 
 #include <curl/curl.h>
 

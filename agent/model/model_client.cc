@@ -1,4 +1,4 @@
-#include "agent/model_client.h"
+#include "agent/model/model_client.h"
 
 #include <algorithm>
 #include <chrono>

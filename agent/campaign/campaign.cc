@@ -1,4 +1,4 @@
-#include "agent/campaign.h"
+#include "agent/campaign/campaign.h"
 
 #include <condition_variable>
 #include <deque>
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "agent/extract.h"
+#include "agent/campaign/extract.h"
 #include "base/fs.h"
 
 namespace agent {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "agent/config.h"
-#include "agent/provider.h"
+#include "agent/model/provider.h"
 
 namespace agent {
 

@@ -1,4 +1,4 @@
-#include "agent/strategy.h"
+#include "agent/campaign/strategy.h"
 
 namespace agent {
 namespace {

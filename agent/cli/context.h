@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/args.h"
+#include "agent/cli/args.h"
 #include "base/subprocess.h"
 #include "eval/compiler.h"
 #include "eval/evaluate.h"

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "agent/config.h"
-#include "agent/http.h"
-#include "agent/provider.h"
+#include "agent/model/http.h"
+#include "agent/model/provider.h"
 #include "base/result.h"
 
 namespace agent {

@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <future>
 
-#include "agent/commands.h"
-#include "agent/context.h"
-#include "agent/format.h"
-#include "agent/printer.h"
+#include "agent/cli/commands.h"
+#include "agent/cli/context.h"
+#include "agent/cli/format.h"
+#include "agent/cli/printer.h"
 #include "base/fs.h"
 #include "base/text.h"
 

@@ -1,4 +1,4 @@
-#include "agent/prompt.h"
+#include "agent/campaign/prompt.h"
 
 #include <cstdio>
 #include <cstdlib>

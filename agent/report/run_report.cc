@@ -1,10 +1,10 @@
-#include "agent/run_report.h"
+#include "agent/report/run_report.h"
 
 #include <cstdio>
 #include <map>
 #include <set>
 
-#include "agent/report.h"
+#include "agent/report/report.h"
 
 namespace agent {
 using nlohmann::json;

@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/commands.h"
+#include "agent/cli/commands.h"
 #include "base/text.h"
 #include "build_info.h"
 

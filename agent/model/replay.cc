@@ -1,4 +1,4 @@
-#include "agent/replay.h"
+#include "agent/model/replay.h"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "agent/args.h"
+#include "agent/cli/args.h"
 
 #include <cerrno>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "agent/provider.h"
+#include "agent/model/provider.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // refinery: the orchestrator. Parses the command line and dispatches; the
 // logic lives in the libraries the tests link.
-#include "agent/commands.h"
+#include "agent/cli/commands.h"
 #include "base/redact.h"
 
 int main(int argc, char** argv) {

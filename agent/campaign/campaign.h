@@ -2,7 +2,7 @@
 // sample), turn after turn, into a run store.
 //
 // A chain's turn: build the messages (the first-turn prompt, then the earlier
-// responses and feedback that its strategy carries: agent/strategy.h), get the
+// responses and feedback that its strategy carries: agent/campaign/strategy.h), get the
 // response (from the store if it was already received, else from the model,
 // recorded the moment it arrives), extract the code, evaluate it, record the
 // attempt and its artifacts, and render the feedback for the next turn. A
@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "agent/config.h"
-#include "agent/model_client.h"
-#include "agent/prompt.h"
-#include "agent/run_store.h"
-#include "agent/strategy.h"
+#include "agent/model/model_client.h"
+#include "agent/campaign/prompt.h"
+#include "agent/campaign/run_store.h"
+#include "agent/campaign/strategy.h"
 #include "eval/evaluate.h"
 
 namespace agent {

@@ -1,4 +1,4 @@
-#include "agent/report.h"
+#include "agent/report/report.h"
 
 #include <cmath>
 #include <set>
