@@ -1,5 +1,6 @@
 #include "base/yaml_decode.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -136,20 +137,19 @@ Result<double> as_double(const Document& doc, const YAML::Node& node, const std:
 
 Result<int64_t> as_int_in(const Document& doc, const YAML::Node& node, const std::string& key, int64_t min,
                           int64_t max) {
-  if (node.IsScalar()) {
-    // An integer too large for 64 bits is out of range, not "not an integer".
-    const std::string& text = node.Scalar();
-    bool digits = !text.empty();
-    for (size_t i = 0; i < text.size(); ++i) digits = digits && (std::isdigit(static_cast<unsigned char>(text[i])) || (i == 0 && (text[i] == '-' || text[i] == '+')));
-    if (digits && text.size() > 18)
-      return doc.error_at(node, "'" + key + "' must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                                    ", got " + text);
+  const std::string range = "'" + key + "' must be between " + std::to_string(min) + " and " + std::to_string(max);
+  auto v = as_int(doc, node, key);
+  if (!v) {
+    // Digits that do not fit in 64 bits are out of range, not "not an integer".
+    const std::string& text = node.IsScalar() ? node.Scalar() : std::string();
+    size_t i = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    const bool digits = i < text.size() && std::all_of(text.begin() + static_cast<long>(i), text.end(),
+                                                       [](unsigned char c) { return std::isdigit(c) != 0; });
+    if (digits) return doc.error_at(node, range + ", got " + text);
+    return v.error();
   }
-  TRY_ASSIGN(int64_t v, as_int(doc, node, key));
-  if (v < min || v > max)
-    return doc.error_at(node, "'" + key + "' must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                                  ", got " + std::to_string(v));
-  return v;
+  if (*v < min || *v > max) return doc.error_at(node, range + ", got " + std::to_string(*v));
+  return *v;
 }
 
 Result<double> as_double_in(const Document& doc, const YAML::Node& node, const std::string& key, double min,

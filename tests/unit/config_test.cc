@@ -167,6 +167,12 @@ TEST_SUITE("agent::Config") {
               "'concurrency' must be between 1 and 1024, got -1") != std::string::npos);
     CHECK(error_of(with(kConfig, "seed: 7", "seed: -7")).find("'seed' must be between 0 and 9223372036854775807") !=
           std::string::npos);
+    // Nineteen digits that fit in 64 bits are a seed; twenty that do not are out of range.
+    auto big = agent::parse_config(with(kConfig, "seed: 7", "seed: 9223372036854775807"), "exp.yaml");
+    REQUIRE_MESSAGE(big.ok(), (big.ok() ? "" : big.error().message));
+    CHECK(*big->seed == 9223372036854775807ull);
+    CHECK(error_of(with(kConfig, "seed: 7", "seed: 18446744073709551616")).find(
+              "'seed' must be between 0 and 9223372036854775807, got 18446744073709551616") != std::string::npos);
   }
 
   TEST_CASE("seed 0 is a seed like any other; no seed means random") {
