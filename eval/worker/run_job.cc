@@ -414,16 +414,20 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
     for (double* v : {&c.stream_ms, &c.device_wide_ms, &c.host_ms})
       if (!std::isfinite(*v) || *v < 0) *v = 0;
   std::vector<double> claimed = choose_series(claims, &cand_wide);
-  // At least the judge's own cost around its reference batches (and, on
-  // cpu, where it sleeps on the reply, its wake-up): the runner's cost
-  // measured before load can be lower than a loaded host's later costs.
-  std::vector<double> gaps;
-  for (size_t t = 0; t < ref_windows.size(); ++t) {
-    double sum = 0;
-    for (int k = 0; k < batch; ++k) sum += ref_series[t * batch + k];
-    gaps.push_back(ref_windows[t] - sum);
+  // On cpu, at least the judge's own cost around its reference batches and
+  // its wake-up (it sleeps on the reply): the runner's cost measured before
+  // load can be lower than a loaded host's later costs. On a GPU the
+  // calibrated cost alone, as measured on the H200.
+  double judge_cost = 0;
+  if (job_.backend == Backend::cpu) {
+    std::vector<double> gaps;
+    for (size_t t = 0; t < ref_windows.size(); ++t) {
+      double sum = 0;
+      for (int k = 0; k < batch; ++k) sum += ref_series[t * batch + k];
+      gaps.push_back(ref_windows[t] - sum);
+    }
+    judge_cost = std::max(0.0, median(gaps)) + futex_wake_latency_ms();
   }
-  const double judge_cost = std::max(0.0, median(gaps)) + (job_.backend == Backend::cpu ? futex_wake_latency_ms() : 0.0);
   Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend, judge_cost);
   if (bound.rejected) return finish(Status::rejected, *bound.rejected);
   Timing t;
