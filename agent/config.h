@@ -63,7 +63,7 @@ struct EvalConfig {
   // Profiles of correct candidates (cuda): auto = cupti when a strategy's
   // feedback includes profile, else none.
   std::string profiler = "auto";  // auto | cupti | ncu | none
-  std::vector<std::string> metrics;  // counters; empty = eval::default_metrics()
+  std::vector<std::string> metrics;  // counters; empty = profiler::default_metrics()
   // Go on where the platform refuses a layer of the runner's sandbox
   // (results then say trusted: false); otherwise such an evaluation fails.
   bool allow_untrusted = false;

@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# One GPU-host session's checks, in the order that teaches the most if it is
-# cut short: build (scripts/gpu-host.sh), `refinery doctor`, one full-size
-# evaluation, then the stage asked for. Logs go to $OUT (or /tmp/refinery-gpu).
+# One GPU-host session's checks, in the order given, each cut to what is left of
+# the session's budget so that a short call still leaves its logs: build
+# (scripts/gpu-host.sh), one full-size evaluation, then the stages named.
+# Logs go to $OUT (or /tmp/refinery-gpu).
 #
-#   bench/gpu_session.sh tests      the cuda end-to-end and profile tests
-#   bench/gpu_session.sh attacks    the attack suite on the cuda backend
-#   bench/gpu_session.sh figures    eval_breakdown.sh and timing_floor.sh
-#   bench/gpu_session.sh compile    compile_headers.sh, then the published-kernel tests
-#   bench/gpu_session.sh all        all three
-#   bench/gpu_session.sh final      attacks, figures, then tests, each cut to fit one 10-minute call
+#   bench/gpu_session.sh STAGE...     (default: attacks tests)
+#
+#   attacks    the attack suite on the cuda backend (tests/gpu)
+#   tests      the cuda end-to-end and profile tests
+#   published  the published-kernel tests
+#   compile    compile_headers.sh (cold and cached compile per header)
+#   spread     spread.sh at full size: how well a speedup is known, idle and loaded
+#   figures    eval_breakdown.sh and timing_floor.sh
+#   doctor     refinery doctor --backend cuda
+#
+# REFINERY_SESSION_S (default 570) is the whole call's budget in seconds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/refinery-gpu}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
-stage=${1:-all}
+budget=${REFINERY_SESSION_S:-570}
 start=$(date +%s)
 step() { echo "== $(( $(date +%s) - start )) s: $*"; }
+# left CAP: seconds this step may take, at most CAP, never past the budget.
+left() {
+  local rest=$(( budget - ($(date +%s) - start) ))
+  (( rest > $1 )) && rest=$1
+  echo $(( rest > 5 ? rest : 5 ))
+}
+gpu_tests() {  # LOG CAP FILTER
+  timeout "$(left "$2")" build-gpu/tests/refinery_gpu_tests -ts="$3" > "$out/$1" 2>&1
+  tail -30 "$out/$1"
+}
 
 step build
 if ! { time scripts/gpu-host.sh build; } > "$out/build.log" 2>&1; then
@@ -24,12 +40,8 @@ if ! { time scripts/gpu-host.sh build; } > "$out/build.log" 2>&1; then
   exit 1
 fi
 tail -4 "$out/build.log"
-if [ "$stage" != final ]; then
-  step doctor
-  timeout 120 build-gpu/refinery doctor --backend cuda 2>&1 | tee "$out/doctor.log"
-fi
 step "one full-size evaluation"
-timeout 180 build-gpu/refinery eval --problem level1/19 --candidate tests/fixtures/candidates/relu_cuda_correct.cu \
+timeout "$(left 120)" build-gpu/refinery eval --problem level1/19 --candidate tests/fixtures/candidates/relu_cuda_correct.cu \
   --backend cuda --size full --json > "$out/eval_full.json" 2> "$out/eval_full.err"
 python3 - "$out/eval_full.json" <<'PY' || tail -20 "$out/eval_full.err"
 import json, sys
@@ -38,36 +50,47 @@ print(j["status"], j["message"], "trusted:", j.get("trusted"), "missing:", j.get
 print("phases_ms:", {k: round(v) for k, v in j["phases_ms"].items()})
 t = j.get("timing") or {}
 if t:
-    print("candidate %.4f ms (claimed %.4f, judge overhead %.4f, floored %d of %d, checked %d), reference %.4f ms" % (
+    print("candidate %.4f ms (claimed %.4f, judge overhead %.4f, floored %d of %d, checked %d), reference %.4f ms, "
+          "uncertainty %.2f%%" % (
         t["candidate"]["median_ms"], t["claimed_median_ms"], t["judge_overhead_ms"], t["floored_calls"],
-        t["candidate"]["trials"], t["checked_calls"], t["reference"]["median_ms"]))
+        t["candidate"]["trials"], t["checked_calls"], t["reference"]["median_ms"], 100 * t.get("uncertainty", 0)))
 PY
-if [ "$stage" = final ]; then
-  step "tests/gpu: attacks"
-  timeout 230 build-gpu/tests/refinery_gpu_tests -ts='attacks*' 2>&1 | tee "$out/gpu_attacks.log" | tail -25
-  step "eval_breakdown"
-  timeout 110 bench/eval_breakdown.sh 2>&1 | tee "$out/breakdown.log" | tail -22
-  step "timing_floor"
-  REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout 150 bench/timing_floor.sh build-gpu 5 2>&1 | tee "$out/floor.log" | tail -10
-  step "tests/gpu: eval and profile"
-  timeout 120 build-gpu/tests/refinery_gpu_tests -ts='eval end to end*,*profil*' 2>&1 | tee "$out/gpu_tests.log" | tail -30
-fi
-case "$stage" in
-  tests|all)
-    step "tests/gpu: eval and profile"
-    timeout 400 build-gpu/tests/refinery_gpu_tests -ts='eval end to end*,*profil*,published*' 2>&1 | tee "$out/gpu_tests.log" | tail -40 ;;&
-  attacks|all)
-    step "tests/gpu: attacks"
-    timeout 400 build-gpu/tests/refinery_gpu_tests -ts='attacks*' 2>&1 | tee "$out/gpu_attacks.log" | tail -40 ;;&
-  compile|all)
-    step "compile_headers"
-    timeout 300 bench/compile_headers.sh build-gpu 2>&1 | tee "$out/compile_headers.log"
-    step "tests/gpu: published kernels"
-    timeout 200 build-gpu/tests/refinery_gpu_tests -ts='published*' 2>&1 | tee "$out/gpu_published.log" | tail -30 ;;&
-  figures|all)
-    step "eval_breakdown"
-    timeout 240 bench/eval_breakdown.sh 2>&1 | tee "$out/breakdown.log" | tail -30
-    step "timing_floor"
-    timeout 300 bench/timing_floor.sh build-gpu 5 2>&1 | tee "$out/floor.log" | tail -20 ;;
-esac
+
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(attacks tests)
+for stage in "${stages[@]}"; do
+  case "$stage" in
+    attacks)
+      step "tests/gpu: attacks"
+      gpu_tests gpu_attacks.log 300 'attacks*' ;;
+    tests)
+      step "tests/gpu: eval and profile"
+      gpu_tests gpu_tests.log 200 'eval end to end*,*profil*' ;;
+    published)
+      step "tests/gpu: published kernels"
+      gpu_tests gpu_published.log 200 'published*' ;;
+    compile)
+      step "compile_headers"
+      timeout "$(left 300)" bench/compile_headers.sh build-gpu > "$out/compile_headers.log" 2>&1
+      cat "$out/compile_headers.log" ;;
+    spread)
+      step "spread (cuda, full size)"
+      REFINERY_SPREAD_BACKEND=cuda REFINERY_SPREAD_SIZE=full timeout "$(left 200)" bench/spread.sh build-gpu 5 \
+        > "$out/spread.log" 2>&1
+      cat "$out/spread.log" ;;
+    figures)
+      step "eval_breakdown"
+      timeout "$(left 120)" bench/eval_breakdown.sh > "$out/breakdown.log" 2>&1
+      tail -22 "$out/breakdown.log"
+      step "timing_floor"
+      REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout "$(left 150)" \
+        bench/timing_floor.sh build-gpu 5 > "$out/floor.log" 2>&1
+      tail -10 "$out/floor.log" ;;
+    doctor)
+      step doctor
+      timeout "$(left 120)" build-gpu/refinery doctor --backend cuda > "$out/doctor.log" 2>&1
+      cat "$out/doctor.log" ;;
+    *) echo "unknown stage '$stage'" >&2 ;;
+  esac
+done
 step done

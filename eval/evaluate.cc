@@ -6,7 +6,7 @@
 
 #include "base/fs.h"
 #include "base/redact.h"
-#include "eval/ncu.h"
+#include "profiler/ncu.h"
 #include "eval/shim.h"
 
 namespace eval {
@@ -125,7 +125,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   return outcome;
 }
 
-Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings) {
+profiler::Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings) {
   auto t0 = Clock::now();
   WorkerJob job = timed_job;
   job.profile = settings.profile;
@@ -133,15 +133,15 @@ Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettin
   job.timing.enabled = false;
   const std::string log = "ncu.csv";
   std::string csv;
-  auto run = launcher_.run(job, ncu_arguments(settings.ncu_path, settings.profile.metrics, "{dir}/" + log), log, &csv);
-  Profile p;
+  auto run = launcher_.run(job, profiler::ncu_arguments(settings.ncu_path, settings.profile.metrics, "{dir}/" + log), log, &csv);
+  profiler::Profile p;
   p.tool = "ncu";
   p.metrics = settings.profile.metrics;
   if (!run) {
     p.counters_note = "no profile: " + run.error().message;
   } else if (run->status != Status::correct) {
     p.counters_note = "no profile: ncu's run ended " + to_string(run->status) + ": " + run->message;
-  } else if (auto parsed = parse_ncu_csv(csv, settings.profile.metrics); !parsed) {
+  } else if (auto parsed = profiler::parse_ncu_csv(csv, settings.profile.metrics); !parsed) {
     p.counters_note = "no profile: " + parsed.error().message;
   } else {
     p = std::move(parsed).value();

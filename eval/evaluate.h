@@ -78,7 +78,7 @@ class Evaluator {
   base::Result<Outcome> run_worker(const Problem& problem, const CompiledLibrary& reference,
                                    const CompiledLibrary& candidate, const EvalSettings& settings);
   // The ncu adapter's run: the profile, or a note saying why there is none.
-  Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
+  profiler::Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;

@@ -336,7 +336,7 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     }
     if (auto* v = member(j, "profile")) {
       TRY(as_object(*v, "profile"));
-      TRY_ASSIGN(Profile profile, profile_from_json(*v));
+      TRY_ASSIGN(profiler::Profile profile, profiler::profile_from_json(*v));
       o.profile = std::move(profile);
     }
     if (auto* v = member(j, "timing")) {
@@ -388,7 +388,7 @@ json redacted(const json& j, const base::Redactor& r) {
   return j;
 }
 
-void redact(CallProfile& call, const base::Redactor& r) {
+void redact(profiler::CallProfile& call, const base::Redactor& r) {
   for (auto& k : call.kernels) k.name = r.redact(k.name);
   for (auto& m : call.memory) m.kind = r.redact(m.kind);
 }

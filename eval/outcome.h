@@ -24,7 +24,7 @@
 
 #include "base/redact.h"
 #include "base/result.h"
-#include "eval/profile.h"
+#include "profiler/profile.h"
 
 namespace eval {
 
@@ -124,7 +124,7 @@ struct Outcome {
   // is trusted (every layer applied).
   nlohmann::json sandbox = nlohmann::json::object();
   bool trusted = false;
-  std::optional<Profile> profile;            // when profiling was asked for and the candidate is correct
+  std::optional<profiler::Profile> profile;            // when profiling was asked for and the candidate is correct
 };
 
 // The message of a correct outcome whose job had timing turned off: the one

@@ -15,7 +15,6 @@
 namespace profiler {
 namespace {
 
-namespace metric = eval::metric;
 
 constexpr const char* kTrimmed = "[profile trimmed]";
 
@@ -51,17 +50,17 @@ struct KernelGroup {
   std::string name;
   int launches = 0;
   double total_us = 0;
-  eval::KernelRecord first;  // shape and resources of the first launch
+  profiler::KernelRecord first;  // shape and resources of the first launch
   bool shapes_vary = false;
   std::map<std::string, double> metrics;  // averaged, weighted by duration
 };
 
-bool same_shape(const eval::KernelRecord& a, const eval::KernelRecord& b) {
+bool same_shape(const profiler::KernelRecord& a, const profiler::KernelRecord& b) {
   return std::equal(a.grid, a.grid + 3, b.grid) && std::equal(a.block, a.block + 3, b.block);
 }
 
 // Groups launches by name, largest total time first (ties by name).
-std::vector<KernelGroup> group_kernels(const std::vector<eval::KernelRecord>& kernels) {
+std::vector<KernelGroup> group_kernels(const std::vector<profiler::KernelRecord>& kernels) {
   struct Sums {
     double weighted = 0, weight = 0, plain = 0;
     int n = 0;
@@ -164,7 +163,7 @@ std::string smem_text(int bytes) {
 }
 
 void kernel_lines(std::vector<std::string>& out, int rank, const KernelGroup& g, double side_us,
-                  const eval::DeviceLimits& device, bool stalls) {
+                  const profiler::DeviceLimits& device, bool stalls) {
   const std::string indent = "     ";
   double share = side_us > 0 ? 100 * g.total_us / side_us : 0;
   out.push_back(format("  %d. ", rank) + shorten_kernel_name(g.name) +
@@ -200,7 +199,7 @@ bool is_library_kernel(const std::string& name, const std::set<std::string>& ref
 // problem declares no work or the device has no peaks. The bytes are the
 // problem's minimum traffic, so a kernel that reads its input twice shows a
 // DRAM throughput above this line's TB/s.
-std::string roofline_line(const eval::Profile& p, double side_us) {
+std::string roofline_line(const profiler::Profile& p, double side_us) {
   const auto& d = p.device;
   if ((p.flops <= 0 && p.bytes <= 0) || d.peak_fp32_tflops <= 0 || d.peak_dram_tbps <= 0 ||
       side_us <= 0)
@@ -220,7 +219,7 @@ std::string roofline_line(const eval::Profile& p, double side_us) {
                 100 * bound_s / seconds);
 }
 
-std::string memory_line(const std::vector<eval::MemoryRecord>& memory) {
+std::string memory_line(const std::vector<profiler::MemoryRecord>& memory) {
   if (memory.empty()) return "";
   std::map<std::string, int> counts;
   double bytes = 0, us = 0;
@@ -241,9 +240,9 @@ struct Detail {
   bool stalls = true;
 };
 
-void side_lines(std::vector<std::string>& out, const eval::Profile& p, bool candidate,
+void side_lines(std::vector<std::string>& out, const profiler::Profile& p, bool candidate,
                 const Detail& detail) {
-  const eval::CallProfile& call = candidate ? p.candidate : p.reference;
+  const profiler::CallProfile& call = candidate ? p.candidate : p.reference;
   const char* title = candidate ? "Your code" : "The reference (PyTorch)";
   if (call.kernels.empty()) {
     out.push_back(std::string(title) + " launched no GPU kernel.");
@@ -285,7 +284,7 @@ void side_lines(std::vector<std::string>& out, const eval::Profile& p, bool cand
   if (std::string m = memory_line(call.memory); !m.empty()) out.push_back("  " + m);
 }
 
-std::string render(const eval::Profile& p, const Detail& detail) {
+std::string render(const profiler::Profile& p, const Detail& detail) {
   std::vector<std::string> out;
   out.push_back("Profile (" + p.tool + ", " + p.device.name + "):");
   if (!p.counters) {
@@ -360,7 +359,7 @@ std::string shorten_kernel_name(const std::string& name, size_t max_chars) {
   return s;
 }
 
-double theoretical_occupancy(const eval::KernelRecord& k, const eval::DeviceLimits& d,
+double theoretical_occupancy(const profiler::KernelRecord& k, const profiler::DeviceLimits& d,
                              std::string* limiter) {
   auto result = [&](const char* why, double value) {
     if (limiter) *limiter = why;
@@ -393,7 +392,7 @@ double theoretical_occupancy(const eval::KernelRecord& k, const eval::DeviceLimi
                 100.0 * static_cast<double>(least->second * warps) / d.max_warps_per_sm);
 }
 
-std::string summarize(const eval::Profile& p, const SummaryOptions& o) {
+std::string summarize(const profiler::Profile& p, const SummaryOptions& o) {
   int most = std::max(0, o.max_kernels);
   // From the most detail to the least: the reference's kernels beyond the
   // first, then the stall lines, then the candidate's kernels beyond two.

@@ -1,5 +1,5 @@
 // The profile summary: what a model reads about where its kernel's time went,
-// next to the reference's. Turns an eval::Profile (kernel records, counters,
+// next to the reference's. Turns an profiler::Profile (kernel records, counters,
 // device limits) into a few lines of plain text: per side, the kernels that
 // take the most time with their launch shapes, resources, occupancy and
 // speed-of-light reading, then a roofline for the whole call. The text stays
@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string>
 
-#include "eval/profile.h"
+#include "profiler/profile.h"
 
 namespace profiler {
 
@@ -27,12 +27,12 @@ struct SummaryOptions {
 // dynamic + 1 KiB reserved per block, against d.smem_per_sm) and
 // d.max_blocks_per_sm. `limiter`, when given, receives "warps", "registers",
 // "shared memory" or "blocks". 0 when the block cannot fit at all.
-double theoretical_occupancy(const eval::KernelRecord& k, const eval::DeviceLimits& d,
+double theoretical_occupancy(const profiler::KernelRecord& k, const profiler::DeviceLimits& d,
                              std::string* limiter = nullptr);
 
 // The profile section of a feedback prompt, without a trailing newline. Never
 // longer than o.budget_bytes; when trimmed, it ends with "[profile trimmed]".
-std::string summarize(const eval::Profile& p, const SummaryOptions& o = {});
+std::string summarize(const profiler::Profile& p, const SummaryOptions& o = {});
 
 // A demangled kernel name cut to about max_chars: the parameter list, then
 // the template arguments are elided as "..." before a plain cut.

@@ -141,7 +141,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;
-    s.profile.metrics = options.metrics.empty() ? eval::default_metrics() : options.metrics;
+    s.profile.metrics = options.metrics.empty() ? profiler::default_metrics() : options.metrics;
     if (s.profile.tool == "ncu") {
       s.ncu_path = base::find_on_path("ncu");
       if (s.ncu_path.empty()) return base::Error{"--profiler ncu: no ncu on PATH"};

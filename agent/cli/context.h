@@ -38,7 +38,7 @@ struct EvalOptions {
   std::string cache_dir;                 // empty: base::default_cache_dir()
   std::string problems_dir;              // empty: eval::default_problems_root()
   std::string profiler;                  // empty (none), cupti or ncu
-  std::vector<std::string> metrics;      // empty: eval::default_metrics()
+  std::vector<std::string> metrics;      // empty: profiler::default_metrics()
   bool keep_job_dirs = false;
   bool allow_untrusted = false;
   double max_uncertainty = 0.1;

@@ -21,7 +21,7 @@
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"
 #include "eval/worker/entry.h"
-#include "eval/worker/gpu_profiler.h"
+#include "profiler/cupti.h"
 #include "eval/worker/inputs.h"
 #include "eval/worker/judge_setup.h"
 #include "eval/worker/runner.h"
@@ -486,10 +486,10 @@ void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
   progress_("profile");
   auto t0 = Clock::now();
   std::vector<at::Tensor> scratch;
-  auto mine = profile_with_cupti(
+  auto mine = profiler::profile_with_cupti(
       job_.device, job_.profile.metrics, [] { return base::Status{}; },
       [&] { return call(reference_, *device_, inputs, scratch); });
-  Profile p;
+  profiler::Profile p;
   p.tool = "cupti";
   if (mine) p = std::move(mine).value();
   else p.counters_note = "no profile of the reference: " + mine.error().message;
@@ -503,7 +503,7 @@ void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
     note = "no profile of the candidate: " + theirs->text;
   } else {
     auto parsed = nlohmann::json::parse(theirs->text, nullptr, false);
-    auto decoded = parsed.is_discarded() ? base::Result<Profile>(base::Error{"not JSON"}) : profile_from_json(parsed);
+    auto decoded = parsed.is_discarded() ? base::Result<profiler::Profile>(base::Error{"not JSON"}) : profiler::profile_from_json(parsed);
     if (decoded) {
       p.candidate = decoded->candidate;
       p.counters = p.counters && decoded->counters;
@@ -528,10 +528,10 @@ Outcome Judge::profile_for_ncu() {
   }
   auto run_reference = [&] { return call(reference_, *device_, inputs, expected); };
   base::Status s = run_reference();
-  if (s) s = profile_window_for_ncu([] { return base::Status{}; }, run_reference);
-  o_.profile = Profile{};  // ncu gives the kernels; the judge gives the device's limits
+  if (s) s = profiler::profile_window_for_ncu([] { return base::Status{}; }, run_reference);
+  o_.profile = profiler::Profile{};  // ncu gives the kernels; the judge gives the device's limits
   o_.profile->tool = "ncu";
-  o_.profile->device = device_limits(job_.device);
+  o_.profile->device = profiler::device_limits(job_.device);
   return s ? finish(Status::correct, kProfiledMessage) : finish(Status::runtime_error, s.error().message);
 }
 

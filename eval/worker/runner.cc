@@ -16,7 +16,7 @@
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"
 #include "eval/worker/entry.h"
-#include "eval/worker/gpu_profiler.h"
+#include "profiler/cupti.h"
 #include "eval/worker/inputs.h"
 
 namespace eval::worker {
@@ -155,7 +155,7 @@ struct Runner {
     auto in = inputs(0);
     if (!in) return set_text(*block, in.error().message), Reply::failed;
     std::vector<at::Tensor> scratch;
-    auto p = profile_with_cupti(
+    auto p = profiler::profile_with_cupti(
         ordinal, metrics,
         [&]() -> base::Status {
           TRY(invoke(entry, *in, scratch));

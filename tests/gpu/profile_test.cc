@@ -28,7 +28,7 @@ test_support::RealEvaluator& cuda() {
 
 eval::Outcome profiled(const std::string& tool) {
   cuda().settings.size = "full";
-  cuda().settings.profile = {tool, eval::default_metrics()};
+  cuda().settings.profile = {tool, profiler::default_metrics()};
   cuda().settings.ncu_path = base::find_on_path("ncu");
   auto o = cuda().run("level1/19", fixture("relu_cuda_correct.cu"));
   cuda().settings.profile = {};
@@ -70,7 +70,7 @@ int ptxas_registers(const std::string& command, const std::string& source, const
 }
 
 
-double metric(const eval::KernelRecord& k, const std::string& name) {
+double metric(const profiler::KernelRecord& k, const std::string& name) {
   auto it = k.metrics.find(name);
   return it == k.metrics.end() ? std::nan("") : it->second;
 }
@@ -96,7 +96,7 @@ TEST_SUITE("profile, cuda backend") {
     CHECK_FALSE(p.reference.kernels.empty());
     CHECK(p.bytes > 0);
     // DRAM bytes = throughput x duration: the kernel reads and writes each element once.
-    const double dram = metric(k, eval::metric::dram_bytes_per_second) * metric(k, eval::metric::duration) / 1e9;
+    const double dram = metric(k, profiler::metric::dram_bytes_per_second) * metric(k, profiler::metric::duration) / 1e9;
     CHECK_MESSAGE(std::abs(dram - p.bytes) / p.bytes < 0.10, "dram bytes ", dram, " vs declared ", p.bytes);
     MESSAGE("registers ", k.registers, ", grid ", k.grid[0], ", ", k.duration_us, " us, profiling added ",
             p.overhead_ms, " ms\n", profiler::summarize(p));

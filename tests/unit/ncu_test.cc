@@ -4,8 +4,8 @@
 
 #include "base/fs.h"
 #include "base/text.h"
-#include "eval/ncu.h"
-#include "eval/profile.h"
+#include "profiler/ncu.h"
+#include "profiler/profile.h"
 
 namespace {
 
@@ -19,7 +19,7 @@ std::string relu_log() {
 
 TEST_SUITE("ncu") {
   TEST_CASE("the marker kernel splits the candidate's launches from the reference's") {
-    auto p = eval::parse_ncu_csv(relu_log(), eval::default_metrics());
+    auto p = profiler::parse_ncu_csv(relu_log(), profiler::default_metrics());
     REQUIRE_MESSAGE(p.ok(), p.error().message);
     CHECK(p->tool == "ncu");
     CHECK(p->counters);
@@ -34,7 +34,7 @@ TEST_SUITE("ncu") {
     CHECK(k.grid[1] == 1);
     CHECK(k.duration_us == doctest::Approx(3275.552));
     // Thousands separators and base units: bytes per second, not "TB/s".
-    CHECK(k.metrics.at(eval::metric::dram_bytes_per_second) == doctest::Approx(3927816258145.19));
+    CHECK(k.metrics.at(profiler::metric::dram_bytes_per_second) == doctest::Approx(3927816258145.19));
     CHECK(p->candidate.wall_us == doctest::Approx(3275.552));
 
     for (const auto& r : p->reference.kernels) {
@@ -47,9 +47,9 @@ TEST_SUITE("ncu") {
   }
 
   TEST_CASE("metrics ncu did not report are named in the note") {
-    auto metrics = eval::default_metrics();
+    auto metrics = profiler::default_metrics();
     metrics.push_back("sm__no_such_counter.sum");
-    auto p = eval::parse_ncu_csv(relu_log(), metrics);
+    auto p = profiler::parse_ncu_csv(relu_log(), metrics);
     REQUIRE(p.ok());
     CHECK(p->counters_note == "ncu did not report: sm__no_such_counter.sum");
   }
@@ -59,14 +59,14 @@ TEST_SUITE("ncu") {
     auto at = log.find("refinery_profile_marker");
     REQUIRE(at != std::string::npos);
     log.replace(at, 23, "some_other_kernel_name_");
-    auto p = eval::parse_ncu_csv(log, eval::default_metrics());
+    auto p = profiler::parse_ncu_csv(log, profiler::default_metrics());
     REQUIRE_FALSE(p.ok());
     CHECK(p.error().message ==
           "ncu's table has no marker kernel row: cannot tell the candidate's kernels from the reference's");
   }
 
   TEST_CASE("a log without a table says what ncu printed last") {
-    auto p = eval::parse_ncu_csv("==PROF== Connected to process 7\n==ERROR== ERR_NVGPUCTRPERM\n", {});
+    auto p = profiler::parse_ncu_csv("==PROF== Connected to process 7\n==ERROR== ERR_NVGPUCTRPERM\n", {});
     REQUIRE_FALSE(p.ok());
     CHECK(p.error().message == "ncu wrote no kernel table:\n==PROF== Connected to process 7\n==ERROR== ERR_NVGPUCTRPERM");
   }

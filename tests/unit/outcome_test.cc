@@ -48,9 +48,9 @@ eval::Outcome full_outcome() {
   o.network_isolated = true;
   o.sandbox = {{"seccomp", true}, {"uid", "nobody"}};
   o.trusted = true;
-  eval::Profile p;
+  profiler::Profile p;
   p.tool = "cupti";
-  eval::KernelRecord k;
+  profiler::KernelRecord k;
   k.name = "relu_kernel";
   k.duration_us = 3.5;
   k.grid[0] = 128;

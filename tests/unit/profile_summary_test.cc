@@ -15,12 +15,12 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 std::string stall(const std::string& reason) {
-  return std::string(eval::metric::stall_prefix) + reason + eval::metric::stall_suffix;
+  return std::string(profiler::metric::stall_prefix) + reason + profiler::metric::stall_suffix;
 }
 
 // An H200's limits: 132 SMs x 128 FP32 lanes x 2 x 1.98 GHz, HBM3e at 4.8 TB/s.
-eval::DeviceLimits h200() {
-  eval::DeviceLimits d;
+profiler::DeviceLimits h200() {
+  profiler::DeviceLimits d;
   d.name = "NVIDIA H200";
   d.sm_count = 132;
   d.peak_fp32_tflops = 66.9;
@@ -28,9 +28,9 @@ eval::DeviceLimits h200() {
   return d;
 }
 
-eval::KernelRecord kernel(const std::string& name, double us, int grid_x, int block_x,
+profiler::KernelRecord kernel(const std::string& name, double us, int grid_x, int block_x,
                           int registers) {
-  eval::KernelRecord k;
+  profiler::KernelRecord k;
   k.name = name;
   k.duration_us = us;
   k.grid[0] = grid_x;
@@ -40,7 +40,7 @@ eval::KernelRecord kernel(const std::string& name, double us, int grid_x, int bl
 }
 
 // A launch of block_x threads for the occupancy tests.
-eval::KernelRecord launch(int block_x, int registers, int dynamic_smem = 0) {
+profiler::KernelRecord launch(int block_x, int registers, int dynamic_smem = 0) {
   auto k = kernel("k", 1, 1, block_x, registers);
   k.dynamic_smem = dynamic_smem;
   return k;
@@ -53,32 +53,32 @@ const std::string kAtAdd =
 
 // (a) c = a + b on 2^24 floats: a memory-bound kernel of the candidate's own
 // against PyTorch's one vectorised kernel, with the work declared.
-eval::Profile elementwise_profile() {
-  eval::Profile p;
+profiler::Profile elementwise_profile() {
+  profiler::Profile p;
   p.tool = "ncu";
   p.counters = true;
   p.device = h200();
   p.flops = 16777216;            // one add per element
   p.bytes = 3 * 4 * 16777216.0;  // read a and b, write c
   auto add = kernel("add_kernel(float const*, float const*, float*, int)", 46.0, 65536, 256, 16);
-  add.metrics = {{eval::metric::sm_throughput, 31.2},
-                 {eval::metric::memory_throughput, 92.8},
-                 {eval::metric::dram_bytes_per_second, 4.38e12},
-                 {eval::metric::dram_throughput, 91.3},
-                 {eval::metric::achieved_occupancy, 88.6},
-                 {eval::metric::l1_hit_rate, 0},
-                 {eval::metric::l2_hit_rate, 33.4},
+  add.metrics = {{profiler::metric::sm_throughput, 31.2},
+                 {profiler::metric::memory_throughput, 92.8},
+                 {profiler::metric::dram_bytes_per_second, 4.38e12},
+                 {profiler::metric::dram_throughput, 91.3},
+                 {profiler::metric::achieved_occupancy, 88.6},
+                 {profiler::metric::l1_hit_rate, 0},
+                 {profiler::metric::l2_hit_rate, 33.4},
                  {stall("long_scoreboard"), 14.21},
                  {stall("wait"), 0.93},
                  {stall("not_selected"), 0.35},
                  {stall("barrier"), 0}};
   p.candidate.kernels = {add};
   auto ref = kernel(kAtAdd, 48.5, 16384, 128, 26);
-  ref.metrics = {{eval::metric::sm_throughput, 24.0},
-                 {eval::metric::memory_throughput, 88.1},
-                 {eval::metric::dram_bytes_per_second, 4.15e12},
-                 {eval::metric::achieved_occupancy, 81.0},
-                 {eval::metric::l2_hit_rate, 33.3},
+  ref.metrics = {{profiler::metric::sm_throughput, 24.0},
+                 {profiler::metric::memory_throughput, 88.1},
+                 {profiler::metric::dram_bytes_per_second, 4.15e12},
+                 {profiler::metric::achieved_occupancy, 81.0},
+                 {profiler::metric::l2_hit_rate, 33.3},
                  {stall("long_scoreboard"), 11.5},
                  {stall("lg_throttle"), 2.25}};
   p.reference.kernels = {ref};
@@ -87,8 +87,8 @@ eval::Profile elementwise_profile() {
 
 // (b) A three-kernel softmax: one kernel launched three times, one spilling
 // with occupancy limited by registers, one launched with two shapes.
-eval::Profile softmax_profile() {
-  eval::Profile p;
+profiler::Profile softmax_profile() {
+  profiler::Profile p;
   p.tool = "ncu";
   p.counters = true;
   p.device = h200();
@@ -97,7 +97,7 @@ eval::Profile softmax_profile() {
   for (int i = 0; i < 3; ++i) {
     auto k = kernel(max_name, us[i], 4096, 256, 32);
     k.static_smem = 1024;
-    k.metrics = {{eval::metric::sm_throughput, sm[i]}, {eval::metric::memory_throughput, 20}};
+    k.metrics = {{profiler::metric::sm_throughput, sm[i]}, {profiler::metric::memory_throughput, 20}};
     p.candidate.kernels.push_back(k);
   }
   // 168 registers: 5376 per warp, 12 warps per SM, 3 blocks of 4 warps: 18.75%.
@@ -105,9 +105,9 @@ eval::Profile softmax_profile() {
       kernel("softmax_exp_sum(float const*, float const*, float*, int)", 40, 4096, 128, 168);
   exp_sum.local_mem = 64;
   exp_sum.dynamic_smem = 49152;
-  exp_sum.metrics = {{eval::metric::sm_throughput, 78.4},
-                     {eval::metric::memory_throughput, 41.0},
-                     {eval::metric::achieved_occupancy, 17.9},
+  exp_sum.metrics = {{profiler::metric::sm_throughput, 78.4},
+                     {profiler::metric::memory_throughput, 41.0},
+                     {profiler::metric::achieved_occupancy, 17.9},
                      {stall("math_pipe_throttle"), 3.1},
                      {stall("short_scoreboard"), 1.2},
                      {stall("long_scoreboard"), 0.8},
@@ -128,8 +128,8 @@ eval::Profile softmax_profile() {
 }
 
 // (c) Counters refused: launch statistics only.
-eval::Profile no_counters_profile() {
-  eval::Profile p;
+profiler::Profile no_counters_profile() {
+  profiler::Profile p;
   p.tool = "cupti";
   p.counters = false;
   p.counters_note =
@@ -252,7 +252,7 @@ TEST_SUITE("profiler::summarize") {
   }
 
   TEST_CASE("a large profile loses detail in order, then is cut, within the budget") {
-    eval::Profile p = softmax_profile();
+    profiler::Profile p = softmax_profile();
     for (int i = 0; i < 12; ++i) {
       auto k = p.candidate.kernels[3];  // softmax_exp_sum, with counters and stalls
       k.name = "void fused_stage_" + std::to_string(i) + "<float, 128, 64, " +

@@ -14,7 +14,7 @@
 
 #include "base/result.h"
 
-namespace eval {
+namespace profiler {
 
 // One kernel launch.
 struct KernelRecord {
@@ -90,4 +90,4 @@ inline constexpr const char* stall_prefix = "smsp__average_warps_issue_stalled_"
 inline constexpr const char* stall_suffix = "_per_issue_active.ratio";
 }  // namespace metric
 
-}  // namespace eval
+}  // namespace profiler

@@ -1,6 +1,6 @@
-#include "eval/profile.h"
+#include "profiler/profile.h"
 
-namespace eval {
+namespace profiler {
 using nlohmann::json;
 
 void to_json(json& j, const KernelRecord& k) {
@@ -76,4 +76,4 @@ const std::vector<std::string>& default_metrics() {
   return names;
 }
 
-}  // namespace eval
+}  // namespace profiler

@@ -1,4 +1,4 @@
-#include "eval/ncu.h"
+#include "profiler/ncu.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include "base/text.h"
 
-namespace eval {
+namespace profiler {
 using base::Error;
 
 namespace {
@@ -146,4 +146,4 @@ base::Result<Profile> parse_ncu_csv(const std::string& text, const std::vector<s
   return p;
 }
 
-}  // namespace eval
+}  // namespace profiler

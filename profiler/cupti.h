@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "base/result.h"
-#include "eval/profile.h"
+#include "profiler/profile.h"
 
-namespace eval::worker {
+namespace profiler {
 
 using Call = std::function<base::Status()>;  // one call, synchronised
 
@@ -38,4 +38,4 @@ base::Result<Profile> profile_with_cupti(int device, const std::vector<std::stri
 inline constexpr const char* kNcuMarkerKernel = "refinery_profile_marker";
 base::Status profile_window_for_ncu(const Call& candidate, const Call& reference);
 
-}  // namespace eval::worker
+}  // namespace profiler

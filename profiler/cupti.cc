@@ -1,4 +1,4 @@
-#include "eval/worker/gpu_profiler.h"
+#include "profiler/cupti.h"
 
 #include "build_info.h"
 
@@ -20,7 +20,7 @@
 #include <mutex>
 #endif
 
-namespace eval::worker {
+namespace profiler {
 
 #if REFINERY_WITH_CUDA
 namespace {
@@ -432,4 +432,4 @@ base::Status profile_window_for_ncu(const Call&, const Call&) {
 
 #endif
 
-}  // namespace eval::worker
+}  // namespace profiler
