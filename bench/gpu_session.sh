@@ -8,13 +8,15 @@
 #
 #   attacks    the attack suite on the cuda backend (tests/gpu)
 #   tests      the cuda end-to-end and profile tests
-#   published  the published-kernel tests
+#   published  the published-kernel tests (cublas: only those that call cuBLAS)
+#   profile    the CUPTI and ncu profile tests
 #   compile    compile_headers.sh (cold and cached compile per header)
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh
 #   doctor     refinery doctor --backend cuda
 #
-# REFINERY_SESSION_S (default 570) is the whole call's budget in seconds.
+# REFINERY_SESSION_S (default 570) is the whole call's budget in seconds;
+# REFINERY_SESSION_EVAL=0 leaves out the one full-size evaluation.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/refinery-gpu}
@@ -40,6 +42,7 @@ if ! { time scripts/gpu-host.sh build; } > "$out/build.log" 2>&1; then
   exit 1
 fi
 tail -4 "$out/build.log"
+if [ "${REFINERY_SESSION_EVAL:-1}" = 1 ]; then
 step "one full-size evaluation"
 timeout "$(left 120)" build-gpu/refinery eval --problem level1/19 --candidate tests/fixtures/candidates/relu_cuda_correct.cu \
   --backend cuda --size full --json > "$out/eval_full.json" 2> "$out/eval_full.err"
@@ -55,6 +58,7 @@ if t:
         t["candidate"]["median_ms"], t["claimed_median_ms"], t["judge_overhead_ms"], t["floored_calls"],
         t["candidate"]["trials"], t["checked_calls"], t["reference"]["median_ms"], 100 * t.get("uncertainty", 0)))
 PY
+fi
 
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(attacks tests)
@@ -69,6 +73,13 @@ for stage in "${stages[@]}"; do
     published)
       step "tests/gpu: published kernels"
       gpu_tests gpu_published.log 200 'published*' ;;
+    cublas)
+      step "tests/gpu: published kernels that call cuBLAS"
+      timeout "$(left 200)" build-gpu/tests/refinery_gpu_tests -ts='published*' -tc='cuBLAS*' > "$out/gpu_cublas.log" 2>&1
+      tail -30 "$out/gpu_cublas.log" ;;
+    profile)
+      step "tests/gpu: profile"
+      gpu_tests gpu_profile.log 300 '*profil*' ;;
     compile)
       step "compile_headers"
       timeout "$(left 300)" bench/compile_headers.sh build-gpu > "$out/compile_headers.log" 2>&1

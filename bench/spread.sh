@@ -35,15 +35,16 @@ j = json.load(open(sys.argv[1]))
 t = j.get("timing") or {}
 def spread(s): return (s["p90_ms"] - s["p10_ms"]) / s["median_ms"] if s.get("median_ms") else float("nan")
 if j["status"] != "correct" or not t:
-    print(f"{sys.argv[2]}\t{j['status']}\t-\t-\t-\t-")
+    print(f"{sys.argv[2]}\t{j['status']}\t-\t-\t-\t-\t{j.get('message', '')}")
 else:
     print(f"{sys.argv[2]}\tcorrect\t{100*spread(t['reference']):.1f}%\t{100*spread(t['candidate']):.1f}%\t"
-          f"{100*t['uncertainty']:.1f}%\t{t['speedup']:.3f}x")
+          f"{100*t['uncertainty']:.1f}%\t{t['speedup']:.3f}x\tclaimed {t['claimed_median_ms']:.4f} ms, "
+          f"floored {t['floored_calls']} of {t['candidate']['trials']}, judge overhead {t['judge_overhead_ms']:.4f} ms")
 PY
   done
 }
 
-echo -e "phase\tstatus\treference spread\tcandidate spread\tuncertainty\tspeedup"
+echo -e "phase\tstatus\treference spread\tcandidate spread\tuncertainty\tspeedup\tbound (or message)"
 measure idle
 for _ in $(seq "$load"); do (while :; do :; done) & pids+=($!); done
 measure loaded
