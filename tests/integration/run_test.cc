@@ -114,6 +114,31 @@ TEST_SUITE("refinery run") {
     fs::remove_all(fs::path(out).parent_path());
   }
 
+  TEST_CASE("a run folder written by refinery 0.1 still reports the same and resumes with nothing to do") {
+    const std::string fixture = std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/runs/quickstart-0.1";
+    const std::string out = temp_run_dir();
+    fs::copy(fixture, out, fs::copy_options::recursive);
+    // The frozen config reads its recorded responses from beside it.
+    fs::copy_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl",
+                  out + "/quickstart-responses.jsonl");
+    const json stored = json::parse(*base::read_file(fixture + "/report.json"));
+
+    auto report_cmd = run({REFINERY_BINARY_PATH, "report", out});
+    CHECK_MESSAGE(report_cmd.exit_code == 0, report_cmd.err);
+    CHECK(report_cmd.out == *base::read_file(fixture + "/report.txt"));
+    CHECK(json::parse(*base::read_file(out + "/report.json")) == stored);
+
+    const std::string attempts_before = *base::read_file(out + "/attempts.jsonl");
+    auto resumed = run({REFINERY_BINARY_PATH, "run", out + "/config.yaml", "--out", out, "--cache-dir",
+                        test_support::cache_dir()});
+    CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+    CHECK(*base::read_file(out + "/attempts.jsonl") == attempts_before);
+    CHECK(lines(out + "/responses.jsonl").size() == lines(fixture + "/responses.jsonl").size());
+    CHECK(json::parse(*base::read_file(out + "/report.json")) == stored);
+    CHECK_FALSE(fs::exists(out + "/attempts"));  // nothing was evaluated again
+    fs::remove_all(fs::path(out).parent_path());
+  }
+
   TEST_CASE("a changed config is refused without --force") {
     std::string out = temp_run_dir();
     REQUIRE(run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,
