@@ -41,6 +41,13 @@ TEST_SUITE("eval end to end, cpu backend") {
     if (geteuid() == 0) CHECK(o.network_isolated);
   }
 
+  TEST_CASE("dropout takes the harness's mask: applied it is correct, left out it is a mismatch") {
+    auto masked = cpu().run("level2/66", fixture("dropout_softmax_masked.cpp"));
+    CHECK_MESSAGE(masked.status == Status::correct, masked.message);
+    auto unmasked = cpu().run("level2/66", fixture("dropout_softmax_unmasked.cpp"));
+    CHECK_MESSAGE(unmasked.status == Status::mismatch, unmasked.message);
+  }
+
   TEST_CASE("a wrong candidate is a mismatch with the first differing elements") {
     auto o = cpu().run("level1/19", fixture("relu_wrong.cpp"));
     CHECK(o.status == Status::mismatch);
