@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 
 #include "base/text.h"
 #include "base/fs.h"
@@ -77,6 +78,45 @@ Result<Problem> ProblemIndex::find(const std::string& id) const {
   if (auto guess = base::closest_match(id, names)) message += " (did you mean '" + *guess + "'?)";
   else message += " (see 'refinery problems list')";
   return Error{message};
+}
+
+Result<std::vector<Problem>> ProblemIndex::select(const std::string& pattern) const {
+  std::vector<Problem> out;
+  if (base::starts_with(pattern, "set:")) {
+    const std::string name = pattern.substr(4);
+    if (auto bad = base::path_component_problem(name)) return Error{"problem set '" + name + "': " + *bad};
+    const std::string path = (fs::path(root_) / "sets" / (name + ".txt")).string();
+    auto text = base::read_file(path);
+    if (!text) return Error{"unknown problem set '" + name + "': " + text.error().message};
+    int line_no = 0;
+    for (const auto& raw : base::split(*text, '\n')) {
+      ++line_no;
+      std::string line = base::trim(raw.substr(0, raw.find('#')));
+      if (line.empty()) continue;
+      const std::string where = path + ":" + std::to_string(line_no);
+      if (base::starts_with(line, "set:")) return Error{where + ": a set lists ids and ranges, not other sets"};
+      auto some = select(line);
+      if (!some) return some.error().wrap(where);
+      for (auto& p : *some) out.push_back(std::move(p));
+    }
+    if (out.empty()) return Error{"problem set '" + name + "' (" + path + ") lists no problem"};
+    return out;
+  }
+  static const std::regex range(R"(level(\d)/(\d+)-(\d+))");
+  std::smatch m;
+  if (std::regex_match(pattern, m, range)) {
+    const int level = std::stoi(m[1]);
+    const long first = std::stol(m[2]), last = std::stol(m[3]);
+    if (first > last) return Error{"problem range '" + pattern + "' ends before it starts"};
+    TRY_ASSIGN(std::vector<Problem> all, list());
+    for (auto& p : all)
+      if (p.level == level && p.number >= first && p.number <= last) out.push_back(std::move(p));
+    if (out.empty()) return Error{"problem range '" + pattern + "' selects no problem in " + root_};
+    return out;
+  }
+  TRY_ASSIGN(Problem one, find(pattern));
+  out.push_back(std::move(one));
+  return out;
 }
 
 }  // namespace eval

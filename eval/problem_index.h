@@ -20,6 +20,12 @@ class ProblemIndex {
   // Every problem folder under root, sorted by level and number.
   base::Result<std::vector<Problem>> list() const;
   base::Result<Problem> find(const std::string& id) const;
+  // What a config's `ids` entry or a command line names: one problem (as
+  // find), a range of one level ("level1/1-40", both ends included), or a
+  // named set ("set:quick", the ids listed in <root>/sets/quick.txt, one per
+  // line, # for comments; a set lists ids and ranges, not other sets). An
+  // error when it selects nothing.
+  base::Result<std::vector<Problem>> select(const std::string& pattern) const;
   const std::string& root() const { return root_; }
 
  private:

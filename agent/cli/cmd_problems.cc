@@ -1,4 +1,5 @@
-// refinery problems list | show ID | check [ID...]
+// refinery problems list [ID...] | show ID | check [ID...]; an ID may be a range or a set
+#include <algorithm>
 #include <cstdio>
 #include <future>
 
@@ -12,8 +13,21 @@
 namespace agent {
 namespace {
 
+// The problems that ids, ranges and sets name, each once, in the order named.
+base::Result<std::vector<eval::Problem>> select(const eval::ProblemIndex& index, const std::vector<std::string>& patterns) {
+  std::vector<eval::Problem> out;
+  for (const auto& pattern : patterns) {
+    TRY_ASSIGN(std::vector<eval::Problem> some, index.select(pattern));
+    for (auto& p : some)
+      if (std::none_of(out.begin(), out.end(), [&](const eval::Problem& q) { return q.id == p.id; }))
+        out.push_back(std::move(p));
+  }
+  return out;
+}
+
 int list(const Args& args) {
-  auto problems = problem_index(args.get("problems")).list();
+  const auto index = problem_index(args.get("problems"));
+  auto problems = args.positional.empty() ? index.list() : select(index, args.positional);
   Printer out;
   if (!problems) {
     out.failed("loading problems", problems.error().message);
@@ -26,7 +40,7 @@ int list(const Args& args) {
     name.resize(std::max<size_t>(name.size(), 26), ' ');
     out.line(id + name + p.title);
   }
-  out.line(std::to_string(problems->size()) + " problems in " + problem_index(args.get("problems")).root());
+  out.line(std::to_string(problems->size()) + " problems in " + index.root());
   return 0;
 }
 
@@ -72,14 +86,12 @@ int check(const Args& args) {
     }
     problems = std::move(all).value();
   } else {
-    for (const auto& id : args.positional) {
-      auto p = ctx.problems->find(id);
-      if (!p) {
-        std::fprintf(stderr, "refinery problems check: %s\n", p.error().message.c_str());
-        return 1;
-      }
-      problems.push_back(std::move(p).value());
+    auto some = select(*ctx.problems, args.positional);
+    if (!some) {
+      std::fprintf(stderr, "refinery problems check: %s\n", some.error().message.c_str());
+      return 1;
     }
+    problems = std::move(some).value();
   }
   // On cuda, references compile in parallel (the compile service allows one
   // per core) while the worker checks them on the GPU one at a time, in order.
@@ -138,9 +150,10 @@ int check(const Args& args) {
 
 int cmd_problems(const std::vector<std::string>& argv) {
   const char* usage =
-      "usage: refinery problems list\n"
+      "usage: refinery problems list [ID...]\n"
       "       refinery problems show ID\n"
-      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [flags]\n";
+      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [flags]\n"
+      "ID: level1/19, a name, a folder, a range of one level (level1/1-40) or a set (set:quick)\n";
   if (argv.empty()) {
     std::fprintf(stderr, "%s", usage);
     return 2;

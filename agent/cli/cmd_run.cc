@@ -37,9 +37,9 @@ base::Result<std::vector<eval::Problem>> select_problems(const Config& config, c
     out.push_back(std::move(p));
   };
   for (const auto& id : config.problems.ids) {
-    auto p = index.find(id);
-    if (!p) return p.error().wrap(config.path);
-    add(std::move(p).value());
+    auto some = index.select(id);
+    if (!some) return some.error().wrap(config.path);
+    for (auto& p : *some) add(std::move(p));
   }
   if (!config.problems.levels.empty()) {
     TRY_ASSIGN(std::vector<eval::Problem> all, index.list());

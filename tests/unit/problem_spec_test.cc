@@ -255,4 +255,29 @@ TEST_SUITE("eval::ProblemIndex") {
     CHECK(typo.error().message.find("unknown problem 'rleu'") == 0);
     CHECK(typo.error().message.find("(did you mean 'relu'?)") != std::string::npos);
   }
+
+  TEST_CASE("selects ranges of a level and named sets, and says when a pattern selects nothing") {
+    eval::ProblemIndex index(test_support::fixture_problems_dir());
+    auto range = index.select("level1/10-20");
+    REQUIRE(range.ok());
+    REQUIRE(range->size() == 1);
+    CHECK((*range)[0].id == "level1/19");
+    CHECK(index.select("level1/19-19")->size() == 1);
+    CHECK(index.select("level1/20-30").error().message.find("problem range 'level1/20-30' selects no problem") == 0);
+    CHECK(index.select("level1/30-20").error().message == "problem range 'level1/30-20' ends before it starts");
+    CHECK(index.select("level2/1-100").error().message.find("selects no problem") != std::string::npos);
+
+    auto set = index.select("set:unit");
+    REQUIRE(set.ok());
+    CHECK(set->size() == 2);  // as listed; callers keep each problem once
+    for (const auto& p : *set) CHECK(p.id == "level1/19");
+    CHECK(index.select("set:missing").error().message.find("unknown problem set 'missing'") == 0);
+    CHECK_FALSE(index.select("set:../sets/unit").ok());
+    auto nested = index.select("set:nested");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().message.find("nested.txt:1: a set lists ids and ranges, not other sets") != std::string::npos);
+    // A plain id is still one problem, and a typo still gets its suggestion.
+    CHECK(index.select("relu")->size() == 1);
+    CHECK(index.select("rleu").error().message.find("did you mean 'relu'") != std::string::npos);
+  }
 }
