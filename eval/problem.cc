@@ -1,5 +1,6 @@
 #include "eval/problem.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -263,7 +264,7 @@ Result<Problem> load_problem(const std::string& dir) {
   const YAML::Node& root = doc.root();
   TRY(yaml::expect_map(doc, root, "the problem spec"));
   TRY(yaml::check_keys(doc, root,
-                       {"name", "level", "number", "title", "description", "notes", "inputs",
+                       {"name", "level", "number", "title", "description", "notes", "tags", "inputs",
                         "sizes", "tolerance", "flops", "bytes"},
                        "problem spec"));
   TRY_ASSIGN(YAML::Node name, yaml::require(doc, root, "name", "problem spec"));
@@ -287,6 +288,17 @@ Result<Problem> load_problem(const std::string& dir) {
   }
   if (root["notes"]) {
     TRY_ASSIGN(p.notes, yaml::as_string(doc, root["notes"], "notes"));
+  }
+  if (root["tags"]) {
+    TRY(yaml::expect_sequence(doc, root["tags"], "'tags'"));
+    for (const auto& tag : root["tags"]) {
+      TRY_ASSIGN(std::string t, yaml::as_string(doc, tag, "tags"));
+      if (std::find(kProblemTags.begin(), kProblemTags.end(), t) == kProblemTags.end()) {
+        std::string message = "unknown tag '" + t + "' (tags: " + base::join(kProblemTags, ", ") + ")";
+        return doc.error_at(tag, message);
+      }
+      p.tags.push_back(t);
+    }
   }
   if (root["flops"]) {
     TRY_ASSIGN(p.flops, yaml::as_string(doc, root["flops"], "flops"));

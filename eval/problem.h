@@ -20,6 +20,10 @@
 
 namespace eval {
 
+// The tags a spec may carry (`tags: [conv, fusion]`), for selecting problems by kind.
+inline const std::vector<std::string> kProblemTags = {"matmul", "conv", "norm", "reduction", "elementwise", "pool",
+                                                     "loss", "scan", "fusion", "network", "rnn", "attention"};
+
 // How a tensor's values are drawn. Parameters are numbers or dim expressions,
 // kept as written and resolved per size preset.
 struct DrawSpec {
@@ -78,6 +82,7 @@ struct Problem {
   std::string title;
   std::string description;
   std::string notes;
+  std::vector<std::string> tags;  // from kProblemTags: what kind of work it is
   std::string dir, spec_path, reference_path;
   std::vector<InputSpec> inputs;
   std::vector<std::pair<std::string, base::Dims>> sizes;  // preset name -> dims

@@ -102,6 +102,16 @@ Result<std::vector<Problem>> ProblemIndex::select(const std::string& pattern) co
     if (out.empty()) return Error{"problem set '" + name + "' (" + path + ") lists no problem"};
     return out;
   }
+  if (base::starts_with(pattern, "tag:")) {
+    const std::string tag = pattern.substr(4);
+    if (std::find(kProblemTags.begin(), kProblemTags.end(), tag) == kProblemTags.end())
+      return Error{"unknown tag '" + tag + "' (tags: " + base::join(kProblemTags, ", ") + ")"};
+    TRY_ASSIGN(std::vector<Problem> all, list());
+    for (auto& p : all)
+      if (std::find(p.tags.begin(), p.tags.end(), tag) != p.tags.end()) out.push_back(std::move(p));
+    if (out.empty()) return Error{"no problem in " + root_ + " has the tag '" + tag + "'"};
+    return out;
+  }
   static const std::regex range(R"(level(\d)/(\d+)-(\d+))");
   std::smatch m;
   if (std::regex_match(pattern, m, range)) {

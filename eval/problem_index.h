@@ -23,8 +23,9 @@ class ProblemIndex {
   // What a config's `ids` entry or a command line names: one problem (as
   // find), a range of one level ("level1/1-40", both ends included), or a
   // named set ("set:quick", the ids listed in <root>/sets/quick.txt, one per
-  // line, # for comments; a set lists ids and ranges, not other sets). An
-  // error when it selects nothing.
+  // line, # for comments; a set lists ids and ranges, not other sets), or
+  // every problem with a tag ("tag:conv", kProblemTags). An error when it
+  // selects nothing.
   base::Result<std::vector<Problem>> select(const std::string& pattern) const;
   const std::string& root() const { return root_; }
 

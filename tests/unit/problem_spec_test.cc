@@ -97,6 +97,12 @@ TEST_SUITE("eval::Problem") {
           "        ^");
   }
 
+  TEST_CASE("a tag outside the list is an error at the tag") {
+    std::string spec = "tags: [conv, convolution]\n" + std::string(kGood);
+    const std::string e = load_error(spec);
+    CHECK(e.find("DIR/spec.yaml:1:14: unknown tag 'convolution' (tags: matmul, conv, norm,") == 0);
+  }
+
   TEST_CASE("a misspelt draw kind is suggested") {
     std::string spec = kGood;
     spec.replace(spec.find("{normal:"), 8, "{normale:");
@@ -276,6 +282,11 @@ TEST_SUITE("eval::ProblemIndex") {
     auto nested = index.select("set:nested");
     REQUIRE_FALSE(nested.ok());
     CHECK(nested.error().message.find("nested.txt:1: a set lists ids and ranges, not other sets") != std::string::npos);
+    auto tagged = index.select("tag:elementwise");
+    REQUIRE(tagged.ok());
+    CHECK(tagged->size() == 1);
+    CHECK(index.select("tag:conv").error().message.find("has the tag 'conv'") != std::string::npos);
+    CHECK(index.select("tag:convolution").error().message.find("unknown tag 'convolution' (tags: matmul, conv,") == 0);
     // A plain id is still one problem, and a typo still gets its suggestion.
     CHECK(index.select("relu")->size() == 1);
     CHECK(index.select("rleu").error().message.find("did you mean 'relu'") != std::string::npos);
