@@ -39,7 +39,8 @@ if j["status"] != "correct" or not t:
 else:
     print(f"{sys.argv[2]}\tcorrect\t{100*spread(t['reference']):.1f}%\t{100*spread(t['candidate']):.1f}%\t"
           f"{100*t['uncertainty']:.1f}%\t{t['speedup']:.3f}x\tclaimed {t['claimed_median_ms']:.4f} ms, "
-          f"floored {t['floored_calls']} of {t['candidate']['trials']}, judge overhead {t['judge_overhead_ms']:.4f} ms")
+          f"floored {t['floored_calls']} of {t['candidate']['trials']}, judge overhead {t['judge_overhead_ms']:.4f} ms, "
+          f"slack {t.get('judge_slack_ms', 0):.4f} ms, contradicted {t.get('contradicted', 0)}, candidate {t['candidate']['median_ms']:.4f} ms")
 PY
   done
 }
@@ -59,6 +60,8 @@ for phase in ("idle", "loaded"):
         worst.append(float(f[4].rstrip("%")))
         speedups.append(float(f[5].rstrip("x")))
     if worst:
+        med = statistics.median(speedups)
         print(f"{phase}: uncertainty median {statistics.median(worst):.1f}%, max {max(worst):.1f}%; "
-              f"speedup {min(speedups):.3f}x to {max(speedups):.3f}x over {len(worst)} evaluations")
+              f"speedup {min(speedups):.3f}x to {max(speedups):.3f}x over {len(worst)} evaluations "
+              f"(lowest to highest {100 * (max(speedups) - min(speedups)) / med:.2f}% of the median)")
 PY

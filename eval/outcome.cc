@@ -200,6 +200,8 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "l2_flushed")) TRY(as_flag(*v, "timing.l2_flushed", t.l2_flushed));
   if (auto* v = member(j, "claimed_median_ms")) TRY(as_amount(*v, "timing.claimed_median_ms", kMaxMs, t.claimed_median_ms));
   if (auto* v = member(j, "judge_overhead_ms")) TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
+  if (auto* v = member(j, "judge_slack_ms")) TRY(as_amount(*v, "timing.judge_slack_ms", kMaxMs, t.judge_slack_ms));
+  if (auto* v = member(j, "contradicted")) TRY(as_integer(*v, "timing.contradicted", 0, 1, t.contradicted));
   if (auto* v = member(j, "floored_calls")) TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
   if (auto* v = member(j, "checked_calls")) TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
   if (auto* v = member(j, "batch_calls")) TRY(as_integer(*v, "timing.batch_calls", 1, 1 << 20, t.batch_calls));
@@ -297,6 +299,8 @@ json to_json(const Outcome& o) {
                    {"l2_flushed", o.timing->l2_flushed},
                    {"claimed_median_ms", o.timing->claimed_median_ms},
                    {"judge_overhead_ms", o.timing->judge_overhead_ms},
+                   {"judge_slack_ms", o.timing->judge_slack_ms},
+                   {"contradicted", o.timing->contradicted},
                    {"floored_calls", o.timing->floored_calls},
                    {"checked_calls", o.timing->checked_calls},
                    {"batch_calls", o.timing->batch_calls},

@@ -84,6 +84,14 @@ struct Timing {
   // each side made back to back in one window (each on inputs of its own).
   double claimed_median_ms = 0;
   double judge_overhead_ms = 0;
+  // Per call, how far the window's cost strayed when it was calibrated:
+  // claims within it of the judge's floors stand, so a runner could shade
+  // its claims by up to this unseen. The bound's resolution.
+  double judge_slack_ms = 0;
+  // On cuda a timing whose windows contradict the claims is measured once
+  // more, on other inputs, before the candidate is `rejected`: how many
+  // timings before this one were contradicted (0 or 1).
+  int contradicted = 0;
   int floored_calls = 0;
   int checked_calls = 0;
   int batch_calls = 1;

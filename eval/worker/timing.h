@@ -31,31 +31,42 @@ std::vector<double> choose_series(const std::vector<CallTime>& calls, bool* devi
 // What a timed window of the runner's costs beyond its calls: measured before
 // any model code is in the runner, as the judge's clock around batches of a
 // no-op call (outputs allocated and copied out, no kernel), of one call and of
-// `many` calls, and fit as a line through the two medians.
+// `many` calls, and fit as a line through the two medians. `slack_ms` is how
+// far the measured costs strayed (the larger range of the two series, at
+// most 5% of a one-call window's cost): claims whose median is within it
+// of the floors' median stand as claimed.
 struct WindowCost {
   double one_ms = 0;       // a window of one call
   double per_call_ms = 0;  // each further call
+  double slack_ms = 0;     // the calibration's own noise
   double at(int calls) const { return one_ms + per_call_ms * static_cast<double>(calls - 1); }
 };
 WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const std::vector<double>& many_call_windows,
                            int many);
 
 // The judge's bound on the runner's claims. `claimed`: per call; `windows`:
-// per batch of `batch` calls, the judge's clock. A call is charged at least
-// its batch's window less the runner's own cost, shared by the calls (the
-// floor); a claim more than the window, or below the floor beyond a margin
-// (on cpu a wider one: a loaded host's wake-ups land in the window), is
-// `rejected`, with the message saying which. The cost taken off a window is
-// at least `at_least_ms` (the judge's own cost around its reference batches).
+// per batch of `batch` calls, the judge's clock. A call's floor is its
+// batch's window less the runner's own cost, shared by the calls. When the
+// claims' median is below the floors' by more than the calibration's slack,
+// each call is charged at least its floor; within it, the claims stand (a
+// runner may shade its claims by up to the slack: the bound's resolution).
+// A claim more than the window, or one below
+// the quietest window's floor beyond a margin (on cpu a wider one), is
+// `rejected`, with the message saying which: every window holds a liar's real
+// calls, so even the quietest contradicts it, while a descheduling that
+// inflates some windows of an honest runner leaves others quiet. The cost
+// taken off window t is at least `at_least_ms[t]` (the judge's own cost
+// around its reference batch of the same trial; one value stands for all).
 struct Bound {
   std::vector<double> per_call;  // max(claim, floor)
   double median_claim = 0, median_floor = 0, median_window = 0;
   int floored = 0;  // calls whose floor was above the claim
-  double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
+  double overhead_ms = 0;  // the median window's cost taken off: max(cost.at(batch), at_least_ms[t])
+  double slack_ms = 0;     // cost.slack_ms: the claims' median may be this much under the floors'
   std::optional<std::string> rejected;
 };
 Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,
-                   const WindowCost& cost, Backend backend, double at_least_ms = 0);
+                   const WindowCost& cost, Backend backend, const std::vector<double>& at_least_ms = {});
 
 base::Result<Timing> time_interleaved(Device& device, const TimingOptions& options,
                                       const std::function<base::Status()>& reference,
