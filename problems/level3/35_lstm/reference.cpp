@@ -1,0 +1,36 @@
+// Reference for level3/35 (LSTM): 6-layer nn.LSTM(128 -> 256, batch_first) over x from the
+// initial states (h0, c0), then nn.Linear(256 -> 10) on the last step of the last layer's output.
+// The h0 and c0 KernelBench draws inside forward are inputs here.
+#include <torch/torch.h>
+
+#include <tuple>
+#include <vector>
+
+constexpr int64_t kNumLayers = 6;  // sets the number of weight inputs
+constexpr double kDropout = 0.0;   // between layers: the identity
+
+torch::Tensor forward(torch::Tensor x, torch::Tensor h0, torch::Tensor c0, torch::Tensor w_ih_l0,
+                      torch::Tensor w_hh_l0, torch::Tensor b_ih_l0, torch::Tensor b_hh_l0,
+                      torch::Tensor w_ih_l1, torch::Tensor w_hh_l1, torch::Tensor b_ih_l1,
+                      torch::Tensor b_hh_l1, torch::Tensor w_ih_l2, torch::Tensor w_hh_l2,
+                      torch::Tensor b_ih_l2, torch::Tensor b_hh_l2, torch::Tensor w_ih_l3,
+                      torch::Tensor w_hh_l3, torch::Tensor b_ih_l3, torch::Tensor b_hh_l3,
+                      torch::Tensor w_ih_l4, torch::Tensor w_hh_l4, torch::Tensor b_ih_l4,
+                      torch::Tensor b_hh_l4, torch::Tensor w_ih_l5, torch::Tensor w_hh_l5,
+                      torch::Tensor b_ih_l5, torch::Tensor b_hh_l5, torch::Tensor fc_w,
+                      torch::Tensor fc_b) {
+  // The flat parameter list in nn.LSTM's order: per layer w_ih, w_hh, b_ih, b_hh.
+  // clang-format off
+  std::vector<torch::Tensor> params = {
+      w_ih_l0, w_hh_l0, b_ih_l0, b_hh_l0,
+      w_ih_l1, w_hh_l1, b_ih_l1, b_hh_l1,
+      w_ih_l2, w_hh_l2, b_ih_l2, b_hh_l2,
+      w_ih_l3, w_hh_l3, b_ih_l3, b_hh_l3,
+      w_ih_l4, w_hh_l4, b_ih_l4, b_hh_l4,
+      w_ih_l5, w_hh_l5, b_ih_l5, b_hh_l5};
+  // clang-format on
+  // nn.LSTM in training mode, as KernelBench runs it (no dropout, so it changes nothing).
+  auto [y, h_n, c_n] = torch::lstm(x, {h0, c0}, params, /*has_biases=*/true, kNumLayers, kDropout,
+                                   /*train=*/true, /*bidirectional=*/false, /*batch_first=*/true);
+  return torch::nn::functional::linear(y.select(/*dim=*/1, /*index=*/-1), fc_w, fc_b);
+}

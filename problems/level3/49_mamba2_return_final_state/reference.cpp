@@ -1,0 +1,47 @@
+// Reference for level3/49 (Mamba-2 SSD, final state): level3/48's chunked scan up to the
+// recurrence between chunks (chunks of 64 steps), returning the state after the last chunk.
+// KernelBench's intra-chunk outputs (Y_diag) are dead code here and left out, and C is not used.
+#include <torch/torch.h>
+
+#include <limits>
+
+namespace {
+
+constexpr int64_t kBlockLen = 64;  // chunk length; the sequence length must be a multiple of it
+
+// Naive segment sum over the last dim: out[..., i, j] = cumsum[i] - cumsum[j] (= x[j+1] + ... +
+// x[i]) for j <= i, and -inf above the diagonal, so that exp() of it is a causal decay matrix.
+torch::Tensor segsum(const torch::Tensor& x) {
+  const int64_t T = x.size(-1);
+  torch::Tensor cs = torch::cumsum(x, /*dim=*/-1);
+  torch::Tensor seg = cs.unsqueeze(-1) - cs.unsqueeze(-2);
+  torch::Tensor keep = torch::ones({T, T}, x.options().dtype(torch::kBool)).tril();
+  return seg.masked_fill(keep.logical_not(), -std::numeric_limits<double>::infinity());
+}
+
+}  // namespace
+
+torch::Tensor forward(torch::Tensor X, torch::Tensor A, torch::Tensor B, torch::Tensor C) {
+  const int64_t batch = X.size(0), seq = X.size(1), heads = X.size(2), d_head = X.size(3);
+  const int64_t d_state = B.size(3);
+  const int64_t chunks = seq / kBlockLen;
+  // "b (c l) ... -> b c l ...": split the sequence into chunks of kBlockLen steps.
+  torch::Tensor Xb = X.view({batch, chunks, kBlockLen, heads, d_head});
+  torch::Tensor Bb = B.view({batch, chunks, kBlockLen, heads, d_state});
+  torch::Tensor Ab = A.view({batch, chunks, kBlockLen, heads}).permute({0, 3, 1, 2});  // b h c l
+  torch::Tensor A_cumsum = torch::cumsum(Ab, /*dim=*/-1);
+
+  // (KernelBench's step 1, Y_diag = einsum(C, B, exp(segsum(A)), X), is computed and discarded.)
+
+  // 2. The state each chunk ends in, from a zero state at its start.
+  torch::Tensor A_last = A_cumsum.slice(/*dim=*/-1, kBlockLen - 1);  // b h c 1
+  torch::Tensor decay_states = torch::exp(A_last - A_cumsum);
+  torch::Tensor states = torch::einsum("bclhn,bhcl,bclhp->bchpn", {Bb, decay_states, Xb});
+
+  // 3. Recurrence between chunks, from a zero initial state.
+  states = torch::cat({torch::zeros_like(states.slice(/*dim=*/1, 0, 1)), states}, /*dim=*/1);
+  torch::Tensor chunk_totals = torch::constant_pad_nd(A_cumsum.select(/*dim=*/-1, -1), {1, 0});
+  torch::Tensor decay_chunk = torch::exp(segsum(chunk_totals));  // b h (c+1) (c+1)
+  torch::Tensor new_states = torch::einsum("bhzc,bchpn->bzhpn", {decay_chunk, states});
+  return new_states.select(/*dim=*/1, -1);  // the state after the last chunk: b h p n
+}
