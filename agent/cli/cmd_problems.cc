@@ -33,11 +33,16 @@ int list(const Args& args) {
     out.failed("loading problems", problems.error().message);
     return 1;
   }
+  // Columns as wide as the longest id and name, so that no name runs into its title.
+  size_t id_width = 14, name_width = 26;
   for (const auto& p : *problems) {
-    std::string id = p.id;
-    id.resize(std::max<size_t>(id.size(), 14), ' ');
-    std::string name = p.name;
-    name.resize(std::max<size_t>(name.size(), 26), ' ');
+    id_width = std::max(id_width, p.id.size() + 1);
+    name_width = std::max(name_width, p.name.size() + 2);
+  }
+  for (const auto& p : *problems) {
+    std::string id = p.id, name = p.name;
+    id.resize(id_width, ' ');
+    name.resize(name_width, ' ');
     out.line(id + name + p.title);
   }
   out.line(std::to_string(problems->size()) + " problems in " + index.root());
@@ -135,7 +140,7 @@ int check(const Args& args) {
     }
     const auto& t = *outcome->timing;
     char line[256];
-    std::snprintf(line, sizeof line, "%-34s ok   reference %s median (spread %.1f%%, %d trials), run twice agrees",
+    std::snprintf(line, sizeof line, "%-34s  ok   reference %s median (spread %.1f%%, %d trials), run twice agrees",
                   label.c_str(), base::format_ms(t.reference.median_ms).c_str(),
                   100 * t.reference.spread(), t.reference.trials);
     out.line(std::string(line) + (compile_s > 1 ? ", compile " + base::format_ms(compile_s * 1000) : ""));
