@@ -434,8 +434,8 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
     for (int k = 0; k < batch; ++k) sum += ref_series[t * batch + k];
     gaps.push_back(std::max(0.0, ref_windows[t] - sum));
   }
-  gaps = {median(gaps) + (job_.backend == Backend::cpu ? futex_wake_latency_ms() : 0.0)};
-  Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend, gaps);
+  const double judge_cost = median(gaps) + (job_.backend == Backend::cpu ? futex_wake_latency_ms() : 0.0);
+  Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend, judge_cost);
   if (bound.rejected) {
     contradicted_ = true;
     return finish(Status::rejected, *bound.rejected + (pass > 0 ? " (in two timings on different inputs)" : ""));

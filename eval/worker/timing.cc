@@ -44,18 +44,16 @@ WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const st
 }
 
 Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,
-                   const WindowCost& cost, Backend backend, const std::vector<double>& at_least_ms) {
+                   const WindowCost& cost, Backend backend, double at_least_ms) {
   Bound b;
   if (batch < 1) batch = 1;
   b.slack_ms = cost.slack_ms;
-  std::vector<double> floors, per_window, overheads;
+  b.overhead_ms = std::max(cost.at(batch), at_least_ms);
+  std::vector<double> floors, per_window;
   for (size_t i = 0; i < claimed.size(); ++i) {
     const size_t t = i / static_cast<size_t>(batch);
     const double window = t < windows.size() ? windows[t] : 0;
-    const double judge = at_least_ms.empty() ? 0 : at_least_ms[std::min(t, at_least_ms.size() - 1)];
-    const double overhead = std::max(cost.at(batch), judge);
-    if (i % static_cast<size_t>(batch) == 0) overheads.push_back(overhead);
-    floors.push_back((window - overhead) / batch);
+    floors.push_back((window - b.overhead_ms) / batch);
     per_window.push_back(window / batch);
   }
   // Claims whose median lies within the calibration's slack of the floors'
@@ -67,7 +65,6 @@ Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>
     b.floored += raise;
     b.per_call.push_back(raise ? floors[i] : claimed[i]);
   }
-  b.overhead_ms = median(overheads);
   b.median_claim = median(claimed);
   b.median_floor = median(floors);
   b.median_window = median(per_window);

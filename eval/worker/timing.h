@@ -61,12 +61,12 @@ struct Bound {
   std::vector<double> per_call;  // max(claim, floor)
   double median_claim = 0, median_floor = 0, median_window = 0;
   int floored = 0;  // calls whose floor was above the claim
-  double overhead_ms = 0;  // the median window's cost taken off: max(cost.at(batch), at_least_ms[t])
+  double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
   double slack_ms = 0;     // cost.slack_ms: the claims' median may be this much under the floors'
   std::optional<std::string> rejected;
 };
 Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,
-                   const WindowCost& cost, Backend backend, const std::vector<double>& at_least_ms = {});
+                   const WindowCost& cost, Backend backend, double at_least_ms = 0);
 
 base::Result<Timing> time_interleaved(Device& device, const TimingOptions& options,
                                       const std::function<base::Status()>& reference,
