@@ -221,7 +221,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     const YAML::Node& e = root["eval"];
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
-                                     "allow_untrusted", "max_uncertainty", "remeasure"},
+                                     "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -234,6 +234,9 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     std::string allow = "false";
     TRY(er.choice("allow_untrusted", allow, {"true", "false"}));
     c.eval.allow_untrusted = allow == "true";
+    std::string lean = "true";
+    TRY(er.choice("lean_headers", lean, {"true", "false"}));
+    c.eval.lean_headers = lean == "true";
     TRY(er.number("max_uncertainty", c.eval.max_uncertainty, 0, 1000));
     TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
     if (e["metrics"]) {

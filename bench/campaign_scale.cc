@@ -59,7 +59,7 @@ eval::Outcome fake_outcome(const std::string& source) {
       for (int i = 0; log.size() < 6000; ++i)
         log += "candidate.cu(" + std::to_string(40 + i) + "): error: identifier \"v" + std::to_string(i) +
                "\" is undefined\n";
-      o.compile = eval::CompileInfo{false, false, 0, log, "nvcc"};
+      o.compile = eval::CompileInfo{false, false, 0, log, "nvcc", "", {}};
       break;
     }
     case 3: case 4: {

@@ -72,7 +72,7 @@ for stage in "${stages[@]}"; do
       gpu_tests gpu_tests.log 200 'eval end to end*,*profil*' ;;
     published)
       step "tests/gpu: published kernels"
-      gpu_tests gpu_published.log 200 'published*' ;;
+      gpu_tests gpu_published.log 280 'published*' ;;
     cublas)
       step "tests/gpu: published kernels that call cuBLAS"
       timeout "$(left 200)" build-gpu/tests/refinery_gpu_tests -ts='published*' -tc='cuBLAS*' > "$out/gpu_cublas.log" 2>&1

@@ -16,6 +16,7 @@
 #include "base/text.h"
 #include "eval/compat_headers.h"
 #include "eval/compile_log.h"
+#include "eval/lean_headers.h"
 #include "eval/nvcc_split.h"
 
 namespace eval {
@@ -103,6 +104,7 @@ Result<CompiledLibrary> read_entry(const fs::path& dir) {
   if (meta.contains("command") && meta["command"].is_string()) out.command = meta["command"].get<std::string>();
   auto log = base::read_file((dir / "compile.log").string());
   out.log = log ? *log : "";
+  if (meta.contains("headers") && meta["headers"].is_string()) out.headers = meta["headers"].get<std::string>();
   out.library_path = (dir / "lib.so").string();
   if (!out.ok) return out;
   if (!fs::exists(out.library_path)) return Error{"lib.so is missing"};
@@ -255,10 +257,14 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   std::vector<std::string> link = link_flags(toolchain_, cuda, use_nvcc);
   std::string full_source = job.source + "\n#line 1 \"refinery_shim\"\n" + job.shim;
   std::string ext = use_nvcc ? ".cu" : ".cpp";
+  LeanPlan lean;
+  if (use_nvcc && options_.lean_headers) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
   std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
                                      toolchain_.torch_version + "\n" + base::join(flags, " ") +
                                      "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
-                                     "\n" + ext + "\n" + full_source);
+                                     "\n" + ext + "\n" + full_source +
+                                     // Not the lean files: lean or full, the result means the same.
+                                     (lean.use ? "\nlean-v1" : ""));
 
   const std::string object = "objects/" + key.substr(0, 2) + "/" + key;
   const fs::path entry = fs::path(options_.cache_dir) / object;
@@ -310,13 +316,63 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     std::erase_if(o.env, [](const std::string& kv) { return base::starts_with(kv, "TMPDIR="); });
     o.env.push_back("TMPDIR=" + nvcc_tmp);
   }
-  TRY_ASSIGN(base::ProcessResult r, use_nvcc ? run_nvcc_split(runner_, o, key) : runner_.run(o));
+  auto run = [&](const base::SpawnOptions& spawn) -> Result<base::ProcessResult> {
+    NvccSteps steps;
+    auto r = use_nvcc ? run_nvcc_split(runner_, spawn, key, &steps) : runner_.run(spawn);
+    if (r && !use_nvcc) steps.emplace_back(base::ends_with(compiler, "nvcc") ? "nvcc" : "compile and link", r->wall_seconds);
+    out.steps.insert(out.steps.end(), steps.begin(), steps.end());
+    return r;
+  };
+  std::optional<base::ProcessResult> lean_result;
+  if (lean.use) {
+    const std::string lean_dir = (fs::path(tmp) / "lean").string();
+    double lean_seconds = 0;
+    // A failure that names operators LibTorch's own headers call is learnt
+    // from and tried again, at most twice (learn_lean_ops).
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      if (attempt > 0) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
+      for (const auto& f : lean.files) {
+        fs::path file = fs::path(lean_dir) / f.path;
+        TRY(base::make_dirs(file.parent_path().string(), 0755));
+        TRY(base::write_file(file.string(), f.text));
+      }
+      base::SpawnOptions lean_spawn = o;
+      lean_spawn.argv.insert(lean_spawn.argv.begin() + 1, "-I" + lean_dir);
+      out.steps.clear();
+      TRY_ASSIGN(base::ProcessResult r, run(lean_spawn));
+      lean_seconds += r.wall_seconds;
+      if (r.exited_ok()) {
+        out.headers = "lean";
+        if (attempt > 0) out.steps.insert(out.steps.begin(), {"lean attempt", lean_seconds - r.wall_seconds});
+        o = lean_spawn;
+        lean_result = std::move(r);
+        break;
+      }
+      if (!r.timed_out && attempt < 2 && learn_lean_ops(r.out + r.err, tmp + "/", toolchain_.torch_includes)) continue;
+      // The full headers decide: their verdict, their errors.
+      std::string first_error;
+      for (const auto& line : base::split(r.out + r.err, '\n'))
+        if (first_error.empty() && line.find("error") != std::string::npos) first_error = base::trim(line);
+      if (base::starts_with(first_error, tmp + "/")) first_error = first_error.substr(tmp.size() + 1);
+      out.headers = "full: the lean compile failed (" + first_error.substr(0, 200) + ")";
+      out.steps = {{"lean attempt", lean_seconds}};
+      break;
+    }
+  } else if (!lean.why_not.empty()) {
+    out.headers = "full: the source " + lean.why_not;
+  }
+  base::ProcessResult r;
+  if (lean_result) {
+    r = std::move(*lean_result);
+  } else {
+    TRY_ASSIGN(r, run(o));
+  }
   // A failure that may not be the source's (a signal, a full disk, no
   // memory) is tried once more, and if it fails the same way it is reported
   // but never cached: the same source may compile on a healthier machine.
   std::optional<std::string> transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
   if (transient) {
-    TRY_ASSIGN(r, use_nvcc ? run_nvcc_split(runner_, o, key) : runner_.run(o));
+    TRY_ASSIGN(r, run(o));
     transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
   }
   if (use_nvcc) {
@@ -352,7 +408,9 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   }
   TRY(base::write_file((fs::path(tmp) / "compile.log").string(), out.log));
   nlohmann::json meta = {{"ok", out.ok}, {"command", out.command}, {"seconds", out.seconds},
-                         {"compiler_version", version}, {"torch_version", toolchain_.torch_version}};
+                         {"compiler_version", version}, {"torch_version", toolchain_.torch_version},
+                         {"headers", out.headers}, {"steps", nlohmann::json::object()}};
+  for (const auto& [step, seconds] : out.steps) meta["steps"][step] = meta["steps"].value(step, 0.0) + seconds;
   if (out.ok) meta["lib_sha256"] = out.digest;
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
   TRY(seal(tmp));

@@ -6,7 +6,10 @@
 // with, using a precompiled header of <torch/torch.h> kept in the cache (a
 // cold compile of a LibTorch file costs ~20 s on a laptop core, ~4 s with
 // it). cuda candidates are compiled with nvcc for the GPU's architecture;
-// this works on a machine without a GPU.
+// this works on a machine without a GPU. A cuda candidate that includes
+// <torch/torch.h> or <torch/extension.h> is compiled against lean headers
+// where that is safe, and again against the full ones if that fails
+// (lean_headers.h): the same verdicts, three to four times sooner.
 //
 // Results are content-addressed: the key covers the source, the shim, every
 // flag, the compiler's version and LibTorch's version, so a repeated compile
@@ -51,6 +54,7 @@ struct CompileOptions {
   std::string cache_dir;          // required
   std::string cuda_arch = "90a";  // compute capability for nvcc, e.g. "90a", "80"
   bool use_pch = true;            // precompiled <torch/torch.h> for g++ compiles
+  bool lean_headers = true;       // nvcc: lean umbrella headers where safe (lean_headers.h)
   double timeout_seconds = 300;
   int max_parallel = 0;           // compiles at once; 0 = one per core
 };
@@ -76,6 +80,14 @@ struct CompiledLibrary {
   // object objects/ab/abcd...: lib.so is missing; recompiled"); also the log's
   // first line. Empty otherwise.
   std::string cache_note;
+  // Which headers the umbrella includes meant: "lean" (lean_headers.h),
+  // "full: <why not lean>", "full: the lean compile failed (<its first
+  // error>)", or empty when the source includes no umbrella header.
+  std::string headers;
+  // Seconds per step of this compile (nvcc: plan, host front end, device,
+  // host compile and link; a lean attempt that failed first as "lean
+  // attempt"); empty when cached.
+  std::vector<std::pair<std::string, double>> steps;
 };
 
 class CompileService {

@@ -60,7 +60,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   } else {
     TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, settings));
   }
-  outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command};
+  outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command, cand->headers, cand->steps};
   outcome.phases_ms["compile"] = compile_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   redact(outcome, base::Redactor(settings.secrets));
@@ -176,7 +176,7 @@ Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const Eval
   double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!ref.ok) return Error{problem.id + ": the reference does not compile:\n" + ref.log};
   TRY_ASSIGN(Outcome outcome, run_worker(problem, ref, ref, settings));
-  outcome.compile = CompileInfo{ref.ok, ref.cached, ref.seconds, ref.log, ref.command};
+  outcome.compile = CompileInfo{ref.ok, ref.cached, ref.seconds, ref.log, ref.command, ref.headers, ref.steps};
   outcome.phases_ms["compile"] = compile_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   redact(outcome, base::Redactor(settings.secrets));

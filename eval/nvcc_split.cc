@@ -85,18 +85,28 @@ Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::st
 }
 
 Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const base::SpawnOptions& nvcc,
-                                           const std::string& salt) {
+                                           const std::string& salt, NvccSteps* steps) {
+  NvccSteps ignored;
+  if (!steps) steps = &ignored;
+  steps->clear();
   base::SpawnOptions dry = nvcc;
   dry.argv.push_back("--dryrun");
   TRY_ASSIGN(base::ProcessResult planned, runner.run(dry));
   auto plan = planned.exited_ok() ? parse_nvcc_plan(planned.err, salt) : Result<NvccPlan>(Error{"dryrun failed"});
-  if (!plan || !base::write_file(plan->module_id_path, plan->module_id).ok()) return runner.run(nvcc);
+  if (!plan || !base::write_file(plan->module_id_path, plan->module_id).ok()) {
+    auto whole = runner.run(nvcc);
+    if (whole) steps->emplace_back("nvcc", whole->wall_seconds);
+    return whole;
+  }
+  steps->emplace_back("plan", planned.wall_seconds);
 
   auto device_future = std::async(std::launch::async, [&] { return runner.run(shell(nvcc, *plan, plan->device)); });
   auto host = runner.run(shell(nvcc, *plan, plan->host));
   auto device = device_future.get();
   if (!host) return host.error();
   if (!device) return device.error();
+  steps->emplace_back("host front end", host->wall_seconds);
+  steps->emplace_back("device", device->wall_seconds);
   // As nvcc would report it: the host front end's diagnostics first.
   if (!host->exited_ok()) return host;
   if (!device->exited_ok()) {
@@ -104,6 +114,7 @@ Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const ba
     return device;
   }
   TRY_ASSIGN(base::ProcessResult rest, runner.run(shell(nvcc, *plan, plan->rest)));
+  steps->emplace_back("host compile and link", rest.wall_seconds);
   rest.out = host->out + device->out + rest.out;
   rest.err = host->err + device->err + rest.err;
   rest.wall_seconds += std::max(host->wall_seconds, device->wall_seconds) + planned.wall_seconds;

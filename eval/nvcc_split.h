@@ -36,7 +36,13 @@ struct NvccPlan {
 // the module id unique (the compile's key, say).
 base::Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::string& salt);
 
-base::Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner,
-                                                 const base::SpawnOptions& nvcc, const std::string& salt);
+// Seconds spent in each part of one compile, for the record: nvcc's plan,
+// the host front end (preprocess, cudafe++), the device branch (preprocess,
+// cicc, ptxas, fatbinary), run at once, then the host compile and link.
+// `nvcc` alone when the plan was not used.
+using NvccSteps = std::vector<std::pair<std::string, double>>;
+
+base::Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const base::SpawnOptions& nvcc,
+                                                 const std::string& salt, NvccSteps* steps = nullptr);
 
 }  // namespace eval

@@ -140,6 +140,16 @@ base::Status read_compile(const json& j, CompileInfo& c) {
   if (auto* v = member(j, "seconds")) TRY(as_amount(*v, "compile.seconds", kMaxMs / 1000, c.seconds));
   if (auto* v = member(j, "log")) TRY(as_text(*v, "compile.log", kMaxLog, c.log));
   if (auto* v = member(j, "command")) TRY(as_text(*v, "compile.command", kMaxText, c.command));
+  if (auto* v = member(j, "headers")) TRY(as_text(*v, "compile.headers", kMaxText, c.headers));
+  if (auto* v = member(j, "steps")) {
+    TRY(as_object(*v, "compile.steps"));
+    if (v->size() > 16) return malformed("compile.steps", "has more than 16 steps");
+    for (const auto& [name, seconds] : v->items()) {
+      double s = 0;
+      TRY(as_amount(seconds, "compile.steps." + name.substr(0, 40), kMaxMs / 1000, s));
+      c.steps.emplace_back(name.substr(0, 64), s);
+    }
+  }
   return {};
 }
 
@@ -277,7 +287,12 @@ json to_json(const Outcome& o) {
   if (o.compile)
     j["compile"] = {{"ok", o.compile->ok},         {"cached", o.compile->cached},
                     {"seconds", o.compile->seconds}, {"log", o.compile->log},
-                    {"command", o.compile->command}};
+                    {"command", o.compile->command}, {"headers", o.compile->headers}};
+  if (o.compile && !o.compile->steps.empty()) {
+    json steps = json::object();
+    for (const auto& [name, seconds] : o.compile->steps) steps[name] = steps.value(name, 0.0) + seconds;
+    j["compile"]["steps"] = steps;
+  }
   json trials = json::array();
   for (const auto& t : o.trials) {
     json first = json::array();

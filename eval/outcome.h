@@ -112,6 +112,8 @@ struct CompileInfo {
   double seconds = 0;
   std::string log;
   std::string command;
+  std::string headers;  // CompiledLibrary::headers: "lean", "full: why", or empty
+  std::vector<std::pair<std::string, double>> steps;  // seconds per step, when compiled now
 };
 
 struct Outcome {

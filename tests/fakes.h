@@ -1,6 +1,8 @@
 // Fakes for unit tests of logic that spawns processes.
 #pragma once
 
+#include <algorithm>
+
 #include <fstream>
 #include <mutex>
 #include <string>
@@ -40,6 +42,14 @@ class FakeCompiler : public base::ProcessRunner {
     if (text.ok() && text->find("NOSPACE") != std::string::npos) {
       r.exit_code = 1;
       r.err = "cc1plus: fatal error: error writing to /tmp/ccX.s: No space left on device\n";
+      return r;
+    }
+    // A source that compiles only with LibTorch's own umbrella headers.
+    bool lean = std::any_of(o.argv.begin(), o.argv.end(),
+                            [](const std::string& a) { return a.starts_with("-I") && a.ends_with("/lean"); });
+    if (lean && text.ok() && text->find("FULL_ONLY") != std::string::npos) {
+      r.exit_code = 1;
+      r.err = source + "(3): error: namespace \"at\" has no member \"save\"\n";
       return r;
     }
     if (text.ok() && text->find("BROKEN") != std::string::npos) {

@@ -54,10 +54,12 @@ struct TempDir {
 // Real services for one backend, with short timing so tests stay quick.
 struct RealEvaluator {
   explicit RealEvaluator(eval::Backend backend, double timeout_seconds = 60,
-                         const std::string& cuda_arch = "90a", uint64_t memory_limit_bytes = 0) {
+                         const std::string& cuda_arch = "90a", uint64_t memory_limit_bytes = 0,
+                         bool lean_headers = true) {
     eval::CompileOptions co;
     co.cache_dir = cache_dir();
     co.cuda_arch = cuda_arch;
+    co.lean_headers = lean_headers;
     compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, runner);
     eval::LaunchOptions lo;
     lo.worker_path = REFINERY_WORKER_PATH;

@@ -140,6 +140,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.profiler = e.profiler == "auto" ? (profile_feedback ? "cupti" : "") : e.profiler == "none" ? "" : e.profiler;
   options.metrics = e.metrics;
   options.allow_untrusted = e.allow_untrusted;
+  options.lean_headers = e.lean_headers;
   options.max_uncertainty = e.max_uncertainty;
   options.remeasure = e.remeasure;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};

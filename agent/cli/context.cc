@@ -30,6 +30,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"max-uncertainty", true, "a timing whose speedup is known less well than this (relative) is measured again (default 0.1)"},
       {"remeasure", true, "how many more times an unstable timing is measured (default 1)"},
       {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
+      {"full-headers", false, "cuda: compile <torch/torch.h> and <torch/extension.h> as LibTorch's own, never lean"},
       {"json", false, "print one JSON object per evaluation"},
   };
   return flags;
@@ -70,6 +71,7 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   o.problems_dir = args.get("problems");
   o.keep_job_dirs = args.has("keep");
   o.allow_untrusted = args.has("allow-untrusted");
+  o.lean_headers = !args.has("full-headers");
   if (args.has("profile") || args.has("profiler")) {
     o.profiler = args.get("profiler", "cupti");
     if (o.profiler != "cupti" && o.profiler != "ncu")
@@ -150,6 +152,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
 
   eval::CompileOptions co;
   co.cache_dir = options.cache_dir.empty() ? base::default_cache_dir() : options.cache_dir;
+  co.lean_headers = options.lean_headers;
   co.cuda_arch = !options.cuda_arch.empty() ? options.cuda_arch : probe.arch.empty() ? "90a" : probe.arch;
   ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
 

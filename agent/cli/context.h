@@ -41,6 +41,7 @@ struct EvalOptions {
   std::vector<std::string> metrics;      // empty: profiler::default_metrics()
   bool keep_job_dirs = false;
   bool allow_untrusted = false;
+  bool lean_headers = true;              // false: always LibTorch's own umbrella headers
   double max_uncertainty = 0.1;
   int remeasure = 1;
   std::optional<eval::Tolerance> tolerance;  // overrides the problems' own

@@ -59,8 +59,15 @@ std::string format_outcome(const eval::Outcome& o, const Printer& printer) {
   for (const char* k : {"compile", "worker_wall", "device_init", "load", "inputs", "correctness", "timing", "total"})
     if (o.phases_ms.contains(k)) phases.push_back(std::string(k) + " " + base::format_ms(o.phases_ms[k].get<double>()));
   if (!phases.empty()) out += "  time       " + base::join(phases, ", ") + "\n";
-  if (o.compile && o.compile->ok)
-    out += std::string("  compile    ") + (o.compile->cached ? "cached" : base::format_ms(o.compile->seconds * 1000)) + "\n";
+  if (o.compile && o.compile->ok) {
+    out += std::string("  compile    ") + (o.compile->cached ? "cached" : base::format_ms(o.compile->seconds * 1000));
+    std::string steps;
+    for (const auto& [name, seconds] : o.compile->steps)
+      steps += (steps.empty() ? "" : ", ") + name + " " + base::format_ms(seconds * 1000);
+    if (!steps.empty()) out += " (" + steps + ")";
+    if (!o.compile->headers.empty()) out += "; headers: " + o.compile->headers;
+    out += "\n";
+  }
   return out;
 }
 

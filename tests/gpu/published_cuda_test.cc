@@ -4,6 +4,9 @@
 // they should.
 #include <doctest/doctest.h>
 
+#include <future>
+
+#include "eval/shim.h"
 #include "gpu/gpu_support.h"
 #include "test_support.h"
 
@@ -20,6 +23,7 @@ eval::Outcome run(const std::string& problem, const std::string& name) {
   return cuda().run(problem, fixture("published/" + name));
 }
 std::string log_of(const eval::Outcome& o) { return o.compile ? o.compile->log : ""; }
+std::string headers_of(const eval::Outcome& o) { return o.compile ? o.compile->headers : ""; }
 }  // namespace
 
 TEST_SUITE("published kernels, cuda backend") {
@@ -54,5 +58,33 @@ TEST_SUITE("published kernels, cuda backend") {
     CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
     REQUIRE(o.timing.has_value());
     CHECK(o.timing->device_wide);
+  }
+
+  TEST_CASE("lean and full headers give the same verdicts") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"level1/19", "inline_relu.cu"},       {"level1/19", "inline_relu_pybind.cu"},
+        {"level1/19", "inline_relu_device_sync.cu"}, {"level1/19", "inline_relu_inplace_returns_input.cu"},
+        {"level1/1", "cublas_matmul.cu"},      {"level1/1", "cublas_matmul_side_stream.cu"}};
+    static test_support::RealEvaluator full(eval::Backend::cuda, 120, gpu_support::probe().arch, 0, /*lean_headers=*/false);
+    full.settings.size = "small";
+    // The full compiles take half a minute each: all at once, then evaluated from the cache.
+    std::vector<std::future<void>> compiles;
+    for (const auto& [problem, name] : cases)
+      compiles.push_back(std::async(std::launch::async, [&, problem = problem, name = name] {
+        auto p = eval::ProblemIndex(eval::default_problems_root()).find(problem);
+        if (!p) return;
+        eval::CompileJob job{eval::Backend::cuda, false, fixture("published/" + name), eval::make_shim(*p), "candidate"};
+        (void)full.compiler->compile(job);
+      }));
+    for (auto& c : compiles) c.get();
+    for (const auto& [problem, name] : cases) {
+      CAPTURE(name);
+      auto lean = run(problem, name);
+      auto whole = full.run(problem, fixture("published/" + name));
+      CHECK(lean.status == whole.status);
+      CHECK(headers_of(whole).empty());
+      if (name != "inline_relu_pybind.cu") CHECK_MESSAGE(headers_of(lean) == "lean", headers_of(lean));
+      if (lean.status == Status::compile_error) CHECK(log_of(lean) == log_of(whole));
+    }
   }
 }

@@ -79,7 +79,11 @@ TEST_SUITE("agent::Config") {
     CHECK(c->eval.timeout == 300);
     CHECK(c->eval.profiler == "auto");
     CHECK(c->eval.metrics.empty());
+    CHECK(c->eval.lean_headers);
     CHECK(c->thresholds == std::vector<double>{1, 2});
+    auto full = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  lean_headers: false\n"), "exp.yaml");
+    REQUIRE(full.ok());
+    CHECK_FALSE(full->eval.lean_headers);
   }
 
   TEST_CASE("the profiler and its metrics") {

@@ -15,7 +15,7 @@ eval::Outcome full_outcome() {
   eval::Outcome o;
   o.status = eval::Status::correct;
   o.message = "correct; speedup 2.000x";
-  o.compile = eval::CompileInfo{true, false, 1.5, "compiled\n", "g++ -O3 candidate.cpp"};
+  o.compile = eval::CompileInfo{true, false, 1.5, "compiled\n", "nvcc candidate.cu", "lean", {{"plan", 0.05}, {"device", 2.5}}};
   eval::TrialDiff d;
   d.trial = 1;
   d.output = 0;
@@ -127,7 +127,7 @@ TEST_SUITE("eval::Outcome") {
     d.max_abs = 0.5;
     d.first.push_back({{1, 2}, 1.0, 1.5});
     o.trials.push_back(d);
-    o.compile = eval::CompileInfo{true, true, 1.5, "log", "g++ x"};
+    o.compile = eval::CompileInfo{true, true, 1.5, "log", "g++ x", "", {}};
     auto back = eval::outcome_from_json(eval::to_json(o));
     REQUIRE(back.ok());
     CHECK(back->status == eval::Status::mismatch);
@@ -159,6 +159,8 @@ TEST_SUITE("eval::Outcome") {
     CHECK(eval::to_json(*back) == written);
     CHECK(back->timing->candidate.host_median_ms == 1.02);
     CHECK(back->profile->candidate.kernels.at(0).name == "relu_kernel");
+    CHECK(back->compile->headers == "lean");
+    CHECK(back->compile->steps.size() == 2);
   }
 
   TEST_CASE("a correct result without timing is accepted only when timing was disabled or it was a profile run") {
