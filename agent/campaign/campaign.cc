@@ -76,7 +76,7 @@ struct Chain {
 struct ChainState {
   Chain c;
   std::string system, first;
-  std::vector<TurnRecord> done;  // finished turns, in order
+  std::vector<Attempt> done;     // finished turns, in order, with their texts (what a strategy carries)
   double best = -1;              // the fastest correct speedup so far, for the progress line
   int turn = 0;                  // the turn being run
 };
@@ -251,72 +251,78 @@ class Runner {
     if (!advance(st)) finish();
   }
 
-  base::Result<json> attempt(const ChainState& st, const json& response) {
+  base::Result<Attempt> attempt(const ChainState& st, const json& response) {
     AttemptKey key = key_of(st);
     TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
-    json record = {{"response_text", response.value("text", "")}, {"usage", response.value("usage", json::object())},
-                   {"cost_usd", response.value("cost_usd", 0.0)}};
+    Attempt record;
+    record.key = key;
+    record.response_text = response.value("text", "");
+    record.cost_usd = response.value("cost_usd", 0.0);
+    if (const auto u = response.find("usage"); u != response.end() && u->is_object()) {
+      record.usage.input_tokens = u->value("input_tokens", int64_t{0});
+      record.usage.cached_input_tokens = u->value("cached_input_tokens", int64_t{0});
+      record.usage.output_tokens = u->value("output_tokens", int64_t{0});
+      record.usage.reasoning_tokens = u->value("reasoning_tokens", int64_t{0});
+      record.usage.invalid = u->value("invalid", "");
+    }
     TRY(base::write_file(dir + "/response.md", response.value("text", "")));
     Extraction e = extract_code(response.value("text", ""));
     // Cut at the token limit: flagged on the attempt; with no complete block
     // there is nothing to compile, and the model is told why.
     const bool truncated = response.value("finish_reason", "") == "length";
-    if (truncated) record["truncated"] = true;
+    record.truncated = truncated;
     if (truncated && (!e.code || e.unterminated)) {
       const std::string where = e.code ? "inside its code block" : "before any code block";
-      record["status"] = "truncated";
-      record["message"] = "the response was cut at the output token limit " + where;
-      TRY_ASSIGN(record["feedback"], d_.templates.render("feedback_truncated", {{"where", where}}));
+      record.status = "truncated";
+      record.message = "the response was cut at the output token limit " + where;
+      TRY_ASSIGN(record.feedback, d_.templates.render("feedback_truncated", {{"where", where}}));
     } else if (!e.code) {
-      record["status"] = "no_code";
-      record["message"] = e.note;
-      TRY_ASSIGN(record["feedback"], d_.templates.render("feedback_no_code", {{"reason", e.note}}));
+      record.status = "no_code";
+      record.message = e.note;
+      TRY_ASSIGN(record.feedback, d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
       TRY(base::write_file(dir + (d_.target.backend == "cuda" ? "/candidate.cu" : "/candidate.cpp"), *e.code));
       TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code));
       json summary = eval::summary_json(outcome);
       TRY(base::write_file(dir + "/result.json", summary.dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
-      for (const char* k : {"status", "speedup", "candidate_ms", "reference_ms", "message"}) record[k] = summary[k];
-      record["backend"] = d_.target.backend;
-      if (summary.value("unstable", false)) record["unstable"] = true;
+      record.evaluated = true;
+      record.backend = d_.target.backend;
+      record.status = summary.value("status", "");
+      record.message = summary.value("message", "");
+      for (auto [k, v] : {std::pair{"speedup", &record.speedup}, std::pair{"candidate_ms", &record.candidate_ms},
+                          std::pair{"reference_ms", &record.reference_ms}})
+        if (summary.contains(k) && summary[k].is_number()) *v = summary[k].get<double>();
+      record.unstable = summary.value("unstable", false);
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
       if (truncated) {
         TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));
         feedback = note + "\n" + feedback;
       }
-      record["feedback"] = feedback;
+      record.feedback = feedback;
     }
-    TRY(d_.store.record_attempt(key, record));
-    return *d_.store.attempt(key);
+    TRY(d_.store.record_attempt(record));
+    return record;
   }
 
   // Takes a finished attempt into the chain's turns and the progress.
-  void absorb(ChainState& st, const json& record) {
-    TurnRecord t;
-    t.turn = st.turn;
-    t.response = record.value("response_text", "");
-    t.feedback = record.value("feedback", "");
-    t.correct = record.value("status", "") == "correct";
-    // null when the attempt was not timed; a record read back may lack it.
-    const auto timed = record.find("speedup");
-    t.speedup = t.correct && timed != record.end() && timed->is_number() ? timed->get<double>() : 0.0;
-    st.done.push_back(t);
+  void absorb(ChainState& st, const Attempt& a) {
+    st.done.push_back(a);
+    const double speedup = a.correct_speedup();
     // The progress line's fast_1 counts as the report does: an unstable timing only if the config says so.
-    const bool counts = t.correct && (d_.config.count_unstable || !record.value("unstable", false));
-    report(record, st.turn, st.best <= 1 && counts && t.speedup > 1);
-    if (counts) st.best = std::max(st.best, t.speedup);
+    const bool counts = a.correct() && (d_.config.count_unstable || !a.unstable);
+    report(a, st.best <= 1 && counts && speedup > 1);
+    if (counts) st.best = std::max(st.best, speedup);
   }
 
-  void report(const json& record, int turn, bool became_fast) {
+  void report(const Attempt& a, bool became_fast) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++progress_.done;
     progress_.fast_1_chains += became_fast;
-    progress_.correct += record.value("status", "") == "correct";
-    progress_.max_turn = std::max(progress_.max_turn, turn);
-    const json& u = record.contains("usage") ? record["usage"] : json::object();
-    progress_.tokens += u.value("input_tokens", int64_t{0}) + u.value("output_tokens", int64_t{0});
-    progress_.cost_usd += record.value("cost_usd", 0.0);
+    progress_.correct += a.correct();
+    progress_.max_turn = std::max(progress_.max_turn, a.key.turn);
+    progress_.tokens += a.usage.input_tokens + a.usage.output_tokens;
+    progress_.cost_usd += a.cost_usd;
     if (d_.on_progress) d_.on_progress(progress_);
   }
 

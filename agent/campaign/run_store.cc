@@ -20,19 +20,6 @@ using base::Error;
 using base::Result;
 using base::Status;
 
-std::string AttemptKey::str() const {
-  return model + "/" + strategy + "/" + problem + "/s" + std::to_string(sample) + "/t" + std::to_string(turn);
-}
-
-namespace {
-// An attempt's record without the texts that make it long.
-nlohmann::json summarize(nlohmann::json record) {
-  record.erase("response_text");
-  record.erase("feedback");
-  return record;
-}
-}  // namespace
-
 RunStore::RunStore(RunStore&& o) noexcept
     : dir_(std::move(o.dir_)),
       lock_fd_(std::exchange(o.lock_fd_, -1)),
@@ -86,7 +73,12 @@ Result<RunStore> RunStore::open(const std::string& dir, const std::string& confi
     store.responses_[key] = line;
   });
   store.load("attempts.jsonl", [&](const std::string& key, Line line, nlohmann::json record) {
-    store.attempts_[key] = {line, summarize(std::move(record))};
+    auto a = attempt_from_json(record);
+    if (!a) {
+      store.warnings_.push_back("attempts.jsonl: " + key + ": " + a.error().message + "; skipped");
+      return;
+    }
+    store.attempts_[key] = {line, a->summary()};
     store.attempt_order_.push_back(key);
   });
   return store;
@@ -182,22 +174,17 @@ std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const {
   return read("responses.jsonl", line);
 }
 
-Status RunStore::record_attempt(const AttemptKey& key, nlohmann::json record) {
+Status RunStore::record_attempt(const Attempt& a) {
   std::lock_guard<std::mutex> lock(mutex_);
-  record["key"] = key.str();
-  record["model"] = key.model;
-  record["strategy"] = key.strategy;
-  record["problem"] = key.problem;
-  record["sample"] = key.sample;
-  record["turn"] = key.turn;
-  if (attempts_.count(key.str())) return Error{"attempt " + key.str() + " is already recorded"};
-  TRY_ASSIGN(Line line, append("attempts.jsonl", record));
-  attempts_[key.str()] = {line, summarize(std::move(record))};
-  attempt_order_.push_back(key.str());
+  const std::string key = a.key.str();
+  if (attempts_.count(key)) return Error{"attempt " + key + " is already recorded"};
+  TRY_ASSIGN(Line line, append("attempts.jsonl", to_json(a)));
+  attempts_[key] = {line, a.summary()};
+  attempt_order_.push_back(key);
   return {};
 }
 
-std::optional<nlohmann::json> RunStore::attempt(const AttemptKey& key) const {
+std::optional<Attempt> RunStore::attempt(const AttemptKey& key) const {
   Line line;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -205,12 +192,16 @@ std::optional<nlohmann::json> RunStore::attempt(const AttemptKey& key) const {
     if (it == attempts_.end()) return std::nullopt;
     line = it->second.line;
   }
-  return read("attempts.jsonl", line);
+  auto record = read("attempts.jsonl", line);
+  if (!record) return std::nullopt;
+  auto a = attempt_from_json(*record);
+  if (!a) return std::nullopt;
+  return std::move(a).value();
 }
 
-std::vector<nlohmann::json> RunStore::attempts() const {
+std::vector<Attempt> RunStore::attempts() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<nlohmann::json> out;
+  std::vector<Attempt> out;
   out.reserve(attempt_order_.size());
   for (const auto& k : attempt_order_) out.push_back(attempts_.at(k).summary);
   return out;

@@ -20,7 +20,8 @@
 // Memory stays small however long the campaign: the store holds where each
 // line is in its log and, for attempts, the record without its long texts
 // (response_text, feedback); a whole record is read back from the log when
-// asked for.
+// asked for. An attempt line that attempt_from_json refuses (a field of the
+// wrong type) is skipped with a warning, like an unreadable one.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -32,17 +33,10 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/attempt.h"
 #include "base/result.h"
 
 namespace agent {
-
-struct AttemptKey {
-  std::string model, strategy, problem;
-  int sample = 0;
-  int turn = 1;
-  std::string str() const;  // "model/strategy/problem/s0/t1"
-  bool operator<(const AttemptKey& o) const { return str() < o.str(); }
-};
 
 class RunStore {
  public:
@@ -61,11 +55,12 @@ class RunStore {
   base::Status record_response(const AttemptKey& key, const nlohmann::json& response);
   std::optional<nlohmann::json> response(const AttemptKey& key) const;
 
-  base::Status record_attempt(const AttemptKey& key, nlohmann::json record);
-  std::optional<nlohmann::json> attempt(const AttemptKey& key) const;  // the whole record
-  // Every attempt in the order they finished, without the long texts: what
-  // reports need (key fields, status, speedup, timings, message, usage, cost).
-  std::vector<nlohmann::json> attempts() const;
+  // Appends the attempt (attempt.h's record) under a.key.
+  base::Status record_attempt(const Attempt& a);
+  std::optional<Attempt> attempt(const AttemptKey& key) const;  // the whole record
+  // Every attempt in the order they finished, without the long texts
+  // (Attempt::summary): what reports need.
+  std::vector<Attempt> attempts() const;
 
   // The attempt's artifact folder, created on first use.
   base::Result<std::string> artifact_dir(const AttemptKey& key) const;
@@ -81,9 +76,9 @@ class RunStore {
   struct Line {
     uint64_t offset = 0, length = 0;  // in its log, without the newline
   };
-  struct Attempt {
+  struct Stored {
     Line line;
-    nlohmann::json summary;
+    Attempt summary;
   };
 
   RunStore() = default;
@@ -96,7 +91,7 @@ class RunStore {
   int lock_fd_ = -1;  // held by a writer
   mutable std::mutex mutex_;
   std::map<std::string, Line> responses_;
-  std::map<std::string, Attempt> attempts_;
+  std::map<std::string, Stored> attempts_;
   std::vector<std::string> attempt_order_;
   std::vector<std::string> warnings_;
 };

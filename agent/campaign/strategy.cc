@@ -4,15 +4,15 @@ namespace agent {
 namespace {
 
 // The fastest correct turn, or nullptr.
-const TurnRecord* best_of(const std::vector<TurnRecord>& done) {
-  const TurnRecord* best = nullptr;
+const Attempt* best_of(const std::vector<Attempt>& done) {
+  const Attempt* best = nullptr;
   for (const auto& t : done)
-    if (t.correct && (!best || t.speedup > best->speedup)) best = &t;
+    if (t.correct() && (!best || t.correct_speedup() > best->correct_speedup())) best = &t;
   return best;
 }
 
-void carry(const TurnRecord& t, std::vector<Message>& into) {
-  into.push_back({"assistant", t.response});
+void carry(const Attempt& t, std::vector<Message>& into) {
+  into.push_back({"assistant", t.response_text});
   into.push_back({"user", t.feedback});
 }
 
@@ -22,7 +22,7 @@ class Turns : public Strategy {
   explicit Turns(const StrategyConfig& c) : turns_(c.turns), patience_(c.stop_after_no_improvement) {}
   int turns() const override { return turns_; }
 
-  NextTurn next(const std::vector<TurnRecord>& done) const override {
+  NextTurn next(const std::vector<Attempt>& done) const override {
     NextTurn n;
     if (static_cast<int>(done.size()) >= turns_ || stale(done)) {
       n.stop = true;
@@ -33,17 +33,17 @@ class Turns : public Strategy {
   }
 
  protected:
-  virtual void carry_into(const std::vector<TurnRecord>& done, NextTurn& n) const = 0;
+  virtual void carry_into(const std::vector<Attempt>& done, NextTurn& n) const = 0;
 
  private:
   // patience_ turns in a row without a faster correct kernel than before them.
-  bool stale(const std::vector<TurnRecord>& done) const {
+  bool stale(const std::vector<Attempt>& done) const {
     if (patience_ <= 0) return false;
     double best = -1;
     int since = 0;
     for (const auto& t : done) {
-      if (t.correct && t.speedup > best) {
-        best = t.speedup;
+      if (t.correct() && t.correct_speedup() > best) {
+        best = t.correct_speedup();
         since = 0;
       } else {
         ++since;
@@ -60,7 +60,7 @@ class SingleShot : public Turns {
   using Turns::Turns;
 
  protected:
-  void carry_into(const std::vector<TurnRecord>&, NextTurn&) const override {}
+  void carry_into(const std::vector<Attempt>&, NextTurn&) const override {}
 };
 
 class Refine : public Turns {
@@ -68,11 +68,11 @@ class Refine : public Turns {
   Refine(const StrategyConfig& c) : Turns(c), last_only_(c.history == "last") {}
 
  protected:
-  void carry_into(const std::vector<TurnRecord>& done, NextTurn& n) const override {
+  void carry_into(const std::vector<Attempt>& done, NextTurn& n) const override {
     if (done.empty()) return;
     const size_t from = last_only_ ? done.size() - 1 : 0;
     for (size_t i = from; i < done.size(); ++i) carry(done[i], n.history);
-    n.builds_on = done.back().turn;
+    n.builds_on = done.back().key.turn;
   }
 
  private:
@@ -84,12 +84,12 @@ class BestOfKRefine : public Turns {
   using Turns::Turns;
 
  protected:
-  void carry_into(const std::vector<TurnRecord>& done, NextTurn& n) const override {
+  void carry_into(const std::vector<Attempt>& done, NextTurn& n) const override {
     if (done.empty()) return;
-    const TurnRecord* best = best_of(done);
-    const TurnRecord& from = best ? *best : done.back();
+    const Attempt* best = best_of(done);
+    const Attempt& from = best ? *best : done.back();
     carry(from, n.history);
-    n.builds_on = from.turn;
+    n.builds_on = from.key.turn;
   }
 };
 

@@ -22,19 +22,11 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/attempt.h"
 #include "agent/config.h"
 #include "agent/model/provider.h"
 
 namespace agent {
-
-// A finished turn as a strategy sees it.
-struct TurnRecord {
-  int turn = 1;
-  std::string response;  // the model's whole answer
-  std::string feedback;  // what was rendered for the next turn
-  bool correct = false;
-  double speedup = 0;    // when correct and timed
-};
 
 struct NextTurn {
   bool stop = false;              // the chain ends before this turn
@@ -46,7 +38,8 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
   // The decision for turn done.size() + 1.
-  virtual NextTurn next(const std::vector<TurnRecord>& done) const = 0;
+  // `done` holds the chain's finished attempts with their texts, in turn order.
+  virtual NextTurn next(const std::vector<Attempt>& done) const = 0;
   virtual int turns() const = 0;
 };
 

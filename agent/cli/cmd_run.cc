@@ -52,7 +52,7 @@ base::Result<std::vector<eval::Problem>> select_problems(const Config& config, c
 
 // Writes report.json and report.txt into the run folder and prints one of them.
 int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
-                const std::vector<nlohmann::json>& attempts, bool json_out) {
+                const std::vector<Attempt>& attempts, bool json_out) {
   auto report = campaign_report(config, problems, attempts);
   std::string text = format_report(report);
   for (const auto& [name, content] : {std::pair{"report.json", report.dump(2)}, std::pair{"report.txt", text}})

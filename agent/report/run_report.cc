@@ -10,7 +10,7 @@ namespace agent {
 using nlohmann::json;
 
 json campaign_report(const Config& config, const std::vector<std::string>& problems,
-                     const std::vector<json>& attempts) {
+                     const std::vector<Attempt>& attempts) {
   json arms = json::array();
   std::set<std::string> backends;  // where the attempts were timed
   for (const auto& m : config.models) {
@@ -21,22 +21,19 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
       double cost = 0;
       int unstable = 0, usage_invalid = 0;
       for (const auto& a : attempts) {
-        if (a.value("model", "") != m.name || a.value("strategy", "") != s.name) continue;
-        std::string status = a.value("status", "?");
-        ++by_status[status];
-        bool correct = status == "correct" && a.contains("speedup") && a["speedup"].is_number();
-        const bool marked = correct && a.value("unstable", false);
+        if (a.key.model != m.name || a.key.strategy != s.name) continue;
+        ++by_status[a.status.empty() ? "?" : a.status];
+        const bool correct = a.correct() && a.speedup.has_value();  // correct and timed
+        const bool marked = correct && a.unstable;
         unstable += marked;
-        summaries.push_back({a.value("problem", ""), a.value("sample", 0), a.value("turn", 1), correct,
-                             correct ? a["speedup"].get<double>() : 0.0, marked});
-        if (a.contains("backend") && a["backend"].is_string()) backends.insert(a["backend"].get<std::string>());
-        const json& u = a.contains("usage") && a["usage"].is_object() ? a["usage"] : json::object();
-        usage_invalid += u.contains("invalid");
-        input += u.value("input_tokens", int64_t{0});
-        cached += u.value("cached_input_tokens", int64_t{0});
-        output += u.value("output_tokens", int64_t{0});
-        reasoning += u.value("reasoning_tokens", int64_t{0});
-        cost += a.value("cost_usd", 0.0);
+        summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked});
+        if (a.evaluated) backends.insert(a.backend);
+        usage_invalid += !a.usage.invalid.empty();
+        input += a.usage.input_tokens;
+        cached += a.usage.cached_input_tokens;
+        output += a.usage.output_tokens;
+        reasoning += a.usage.reasoning_tokens;
+        cost += a.cost_usd;
       }
       json turns = json::array();
       for (const auto& f : compute_turns(summaries, problems, s.samples, s.turns, config.thresholds, config.count_unstable)) {

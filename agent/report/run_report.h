@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/attempt.h"
 #include "agent/config.h"
 
 namespace agent {
 
 nlohmann::json campaign_report(const Config& config, const std::vector<std::string>& problems,
-                               const std::vector<nlohmann::json>& attempts);
+                               const std::vector<Attempt>& attempts);
 
 std::string format_report(const nlohmann::json& report);
 

@@ -106,7 +106,7 @@ TEST_SUITE("campaign") {
     };
     h.on_progress = [&](const agent::Progress&) {
       int fast = 0;
-      for (const auto& a : h.store->attempts()) fast += a["model"] == "fast";
+      for (const auto& a : h.store->attempts()) fast += a.key.model == "fast";
       std::lock_guard<std::mutex> lock(m);
       fast_done = fast;
       cv.notify_all();
@@ -115,7 +115,7 @@ TEST_SUITE("campaign") {
     CHECK(released_by_fast);
     auto attempts = h.store->attempts();
     REQUIRE(attempts.size() == 12);
-    for (int i = 0; i < 6; ++i) CHECK(attempts[i]["model"] == "fast");
+    for (int i = 0; i < 6; ++i) CHECK(attempts[i].key.model == "fast");
   }
 
   TEST_CASE("stop: no request is made after it, and the run ends with what finished") {
@@ -178,8 +178,8 @@ TEST_SUITE("campaign") {
     auto attempts = h.store->attempts();
     REQUIRE(attempts.size() == 6);
     for (const auto& a : attempts) {
-      CHECK(a["status"] == "correct");
-      CHECK(a["speedup"].is_null());
+      CHECK(a.status == "correct");
+      CHECK_FALSE(a.speedup.has_value());
     }
     CHECK(correct == 6);
   }
@@ -188,9 +188,13 @@ TEST_SUITE("campaign") {
     Harness h;
     h.config.models.resize(1);
     h.config.strategies[0].samples = 1;
-    REQUIRE(h.store->record_attempt({"slow", "refine", "level1/19", 0, 1}, json{{"status", "correct"}}).ok());
-    REQUIRE(h.store->record_attempt({"slow", "refine", "level1/19", 0, 2},
-                                    json{{"status", "correct"}, {"speedup", nullptr}}).ok());
+    agent::Attempt untimed;
+    untimed.key = {"slow", "refine", "level1/19", 0, 1};
+    untimed.status = "correct";
+    REQUIRE(h.store->record_attempt(untimed).ok());
+    untimed.key.turn = 2;
+    untimed.evaluated = true;  // written with "speedup": null
+    REQUIRE(h.store->record_attempt(untimed).ok());
     std::atomic<int> asked{0};
     auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
         -> base::Result<agent::Completion> {
@@ -204,7 +208,7 @@ TEST_SUITE("campaign") {
     CHECK(asked.load() == 1);  // only turn 3 was left
     auto attempts = h.store->attempts();
     REQUIRE(attempts.size() == 3);
-    CHECK(attempts[2]["speedup"] == 1.5);
+    CHECK(attempts[2].speedup == 1.5);
   }
 
   TEST_CASE("a response without code is an attempt, and the chain stops early without improvement") {
@@ -223,8 +227,8 @@ TEST_SUITE("campaign") {
     // Per sample: t1 no_code (no improvement: stop after one such turn).
     REQUIRE(attempts.size() == 2);
     for (const auto& a : attempts) {
-      CHECK(a["status"] == "no_code");
-      CHECK(a["turn"] == 1);
+      CHECK(a.status == "no_code");
+      CHECK(a.key.turn == 1);
     }
   }
 
@@ -255,14 +259,13 @@ TEST_SUITE("campaign") {
       return *r;
     };
     const auto cut = whole(1), after = whole(2);
-    CHECK(cut["status"] == "truncated");
-    CHECK(cut["truncated"] == true);
-    CHECK(cut["message"] == "the response was cut at the output token limit inside its code block");
-    CHECK(cut["feedback"].get<std::string>().find("cut off at the output token limit inside its code block") !=
-          std::string::npos);
-    CHECK(after["status"] == "correct");
-    CHECK(after["truncated"] == true);
-    CHECK(after["feedback"].get<std::string>().rfind("(Your answer was cut off at the output token limit after", 0) == 0);
+    CHECK(cut.status == "truncated");
+    CHECK(cut.truncated);
+    CHECK(cut.message == "the response was cut at the output token limit inside its code block");
+    CHECK(cut.feedback.find("cut off at the output token limit inside its code block") != std::string::npos);
+    CHECK(after.status == "correct");
+    CHECK(after.truncated);
+    CHECK(after.feedback.rfind("(Your answer was cut off at the output token limit after", 0) == 0);
     CHECK(evaluated == 1);  // the cut block was never compiled
   }
 }

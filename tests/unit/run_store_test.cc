@@ -11,6 +11,7 @@
 #include "test_support.h"
 
 namespace fs = std::filesystem;
+using agent::Attempt;
 using agent::AttemptKey;
 using agent::RunStore;
 
@@ -18,6 +19,19 @@ namespace {
 using test_support::TempDir;
 const AttemptKey kFirst{"gpt", "refine", "level1/19", 0, 1};
 const AttemptKey kSecond{"gpt", "refine", "level1/19", 0, 2};
+
+Attempt record(const AttemptKey& key, const std::string& status, std::optional<double> speedup = std::nullopt,
+               const std::string& response = "", const std::string& feedback = "") {
+  Attempt a;
+  a.key = key;
+  a.status = status;
+  a.speedup = speedup;
+  a.evaluated = true;
+  a.backend = "cpu";
+  a.response_text = response;
+  a.feedback = feedback;
+  return a;
+}
 }  // namespace
 
 TEST_SUITE("agent::RunStore") {
@@ -45,8 +59,8 @@ TEST_SUITE("agent::RunStore") {
       auto store = RunStore::open(dir.path, "name: a\n", false);
       REQUIRE(store.ok());
       CHECK(store->record_response(kFirst, {{"text", "```cpp\n...```"}}).ok());
-      CHECK(store->record_attempt(kSecond, {{"status", "mismatch"}}).ok());
-      CHECK(store->record_attempt(kFirst, {{"status", "correct"}, {"speedup", 1.5}}).ok());
+      CHECK(store->record_attempt(record(kSecond, "mismatch")).ok());
+      CHECK(store->record_attempt(record(kFirst, "correct", 1.5)).ok());
     }
     auto store = RunStore::open(dir.path, "name: a\n", false);
     REQUIRE(store.ok());
@@ -56,18 +70,18 @@ TEST_SUITE("agent::RunStore") {
     CHECK_FALSE(store->response(kSecond).has_value());
     auto all = store->attempts();
     REQUIRE(all.size() == 2);
-    CHECK(all[0]["key"] == "gpt/refine/level1/19/s0/t2");
-    CHECK(all[1]["speedup"] == 1.5);
-    CHECK(all[1]["turn"] == 1);
-    CHECK(all[1]["problem"] == "level1/19");
+    CHECK(all[0].key.str() == "gpt/refine/level1/19/s0/t2");
+    CHECK(all[1].speedup == 1.5);
+    CHECK(all[1].key.turn == 1);
+    CHECK(all[1].key.problem == "level1/19");
   }
 
   TEST_CASE("an attempt is recorded once") {
     TempDir dir;
     auto store = RunStore::open(dir.path, "x", false);
     REQUIRE(store.ok());
-    REQUIRE(store->record_attempt(kFirst, {{"status", "correct"}}).ok());
-    auto again = store->record_attempt(kFirst, {{"status", "correct"}});
+    REQUIRE(store->record_attempt(record(kFirst, "correct")).ok());
+    auto again = store->record_attempt(record(kFirst, "correct"));
     REQUIRE_FALSE(again.ok());
     CHECK(again.error().message == "attempt gpt/refine/level1/19/s0/t1 is already recorded");
   }
@@ -89,7 +103,7 @@ TEST_SUITE("agent::RunStore") {
     {
       auto store = RunStore::open(dir.path, "x", false);
       REQUIRE(store.ok());
-      REQUIRE(store->record_attempt(kFirst, {{"status", "correct"}}).ok());
+      REQUIRE(store->record_attempt(record(kFirst, "correct")).ok());
     }
     std::ofstream(dir.path + "/attempts.jsonl", std::ios::app)
         << "{\"key\":\"gpt/refine/level1/19/s0/t1\",\"status\":\"mismatch\"}\n{\"key\":\"gpt/ref";
@@ -99,32 +113,49 @@ TEST_SUITE("agent::RunStore") {
     CHECK(store->warnings()[0] == "attempts.jsonl:2: duplicate of gpt/refine/level1/19/s0/t1 ignored");
     CHECK(store->warnings()[1] == "attempts.jsonl:3: unreadable line skipped (torn by an interrupted write)");
     REQUIRE(store->attempts().size() == 1);
-    CHECK(store->attempts()[0]["status"] == "correct");
+    CHECK(store->attempts()[0].status == "correct");
     // The next record starts a line of its own, and both survive another reopening.
-    REQUIRE(store->record_attempt(kSecond, {{"status", "timeout"}}).ok());
+    REQUIRE(store->record_attempt(record(kSecond, "timeout")).ok());
     auto reopened = RunStore::open(dir.path, "x", false, /*exclusive=*/false);  // a reader beside the writer
     REQUIRE(reopened.ok());
     REQUIRE(reopened->attempts().size() == 2);
-    CHECK(reopened->attempts()[1]["status"] == "timeout");
-    CHECK((*reopened->attempt(kSecond))["status"] == "timeout");
+    CHECK(reopened->attempts()[1].status == "timeout");
+    CHECK(reopened->attempt(kSecond)->status == "timeout");
+  }
+
+  TEST_CASE("a line whose fields have the wrong types is skipped with a warning naming the field") {
+    TempDir dir;
+    {
+      auto store = RunStore::open(dir.path, "x", false);
+      REQUIRE(store.ok());
+      REQUIRE(store->record_attempt(record(kFirst, "correct", 2.0)).ok());
+    }
+    std::ofstream(dir.path + "/attempts.jsonl", std::ios::app)
+        << "{\"key\":\"gpt/refine/level1/19/s0/t2\",\"model\":\"gpt\",\"strategy\":\"refine\","
+           "\"problem\":\"level1/19\",\"turn\":\"two\",\"status\":\"correct\"}\n";
+    auto store = RunStore::open(dir.path, "x", false);
+    REQUIRE(store.ok());
+    REQUIRE(store->warnings().size() == 1);
+    CHECK(store->warnings()[0] == "attempts.jsonl: gpt/refine/level1/19/s0/t2: attempt record: turn is not an integer; skipped");
+    REQUIRE(store->attempts().size() == 1);
+    CHECK(store->attempts()[0].speedup == 2.0);
   }
 
   TEST_CASE("the summaries leave out the long texts, which are read back whole") {
     TempDir dir;
     auto store = RunStore::open(dir.path, "x", false);
     REQUIRE(store.ok());
-    REQUIRE(store->record_attempt(kFirst, {{"status", "correct"}, {"response_text", "```cpp\nk\n```"},
-                                           {"feedback", "Correct, 1.2x."}, {"speedup", 1.2}}).ok());
-    REQUIRE(store->record_attempt(kSecond, {{"status", "mismatch"}, {"feedback", "Wrong."}}).ok());
+    REQUIRE(store->record_attempt(record(kFirst, "correct", 1.2, "```cpp\nk\n```", "Correct, 1.2x.")).ok());
+    REQUIRE(store->record_attempt(record(kSecond, "mismatch", std::nullopt, "", "Wrong.")).ok());
     auto summary = store->attempts()[0];
-    CHECK_FALSE(summary.contains("response_text"));
-    CHECK_FALSE(summary.contains("feedback"));
-    CHECK(summary["speedup"] == 1.2);
+    CHECK(summary.response_text.empty());
+    CHECK(summary.feedback.empty());
+    CHECK(summary.speedup == 1.2);
     auto whole = store->attempt(kFirst);
     REQUIRE(whole.has_value());
-    CHECK((*whole)["response_text"] == "```cpp\nk\n```");
-    CHECK((*whole)["feedback"] == "Correct, 1.2x.");
-    CHECK((*store->attempt(kSecond))["feedback"] == "Wrong.");
+    CHECK(whole->response_text == "```cpp\nk\n```");
+    CHECK(whole->feedback == "Correct, 1.2x.");
+    CHECK(store->attempt(kSecond)->feedback == "Wrong.");
   }
 
   TEST_CASE("artifact folders follow the attempt's key") {

@@ -2,7 +2,7 @@
 
 #include "agent/campaign/strategy.h"
 
-using agent::TurnRecord;
+using agent::Attempt;
 
 namespace {
 
@@ -16,8 +16,14 @@ agent::StrategyConfig config(const std::string& kind, int turns, const std::stri
   return c;
 }
 
-TurnRecord turn(int n, bool correct, double speedup = 0) {
-  return {n, "answer " + std::to_string(n), "feedback " + std::to_string(n), correct, speedup};
+Attempt turn(int n, bool correct, double speedup = 0) {
+  Attempt a;
+  a.key = {"model", "strategy", "level1/1", 0, n};
+  a.status = correct ? "correct" : "mismatch";
+  if (correct) a.speedup = speedup;
+  a.response_text = "answer " + std::to_string(n);
+  a.feedback = "feedback " + std::to_string(n);
+  return a;
 }
 
 // The assistant messages a request carries, as "answer N" strings.
@@ -41,7 +47,7 @@ TEST_SUITE("agent::Strategy") {
   }
 
   TEST_CASE("refine carries every earlier turn, answer then feedback, or only the last") {
-    std::vector<TurnRecord> done = {turn(1, false), turn(2, true, 1.5)};
+    std::vector<Attempt> done = {turn(1, false), turn(2, true, 1.5)};
     auto full = agent::make_strategy(config("refine", 4))->next(done);
     REQUIRE(full.history.size() == 4);
     CHECK(full.history[0].role == "assistant");
@@ -56,7 +62,7 @@ TEST_SUITE("agent::Strategy") {
   }
 
   TEST_CASE("after a regression, refine goes on from the last kernel and best_of_k_refine from the best") {
-    std::vector<TurnRecord> done = {turn(1, true, 2.0), turn(2, false), turn(3, true, 1.2)};
+    std::vector<Attempt> done = {turn(1, true, 2.0), turn(2, false), turn(3, true, 1.2)};
     auto refine = agent::make_strategy(config("refine", 5, "last"))->next(done);
     auto best = agent::make_strategy(config("best_of_k_refine", 5))->next(done);
     CHECK(answers(refine) == std::vector<std::string>{"answer 3"});
