@@ -54,17 +54,22 @@ TEST_SUITE("published kernels, cuda backend") {
   }
 
   TEST_CASE("cuBLAS on a side stream it never waits for is correct, and its time is counted") {
-    auto o = run("level1/1", "cublas_matmul_side_stream.cu");
+    // At full size: at small size the hidden work is a few microseconds, under
+    // what tells it from launch latency (the judge's floor still bounds it).
+    auto& evaluator = cuda();
+    evaluator.settings.size = "full";
+    auto o = evaluator.run("level1/1", fixture("published/cublas_matmul_side_stream.cu"));
+    evaluator.settings.size = "small";
     CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
     REQUIRE(o.timing.has_value());
     CHECK(o.timing->device_wide);
   }
 
   TEST_CASE("lean and full headers give the same verdicts") {
+    // One of each kind of verdict: correct, a compile error, rejected; and cuBLAS.
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {"level1/19", "inline_relu.cu"},       {"level1/19", "inline_relu_pybind.cu"},
-        {"level1/19", "inline_relu_device_sync.cu"}, {"level1/19", "inline_relu_inplace_returns_input.cu"},
-        {"level1/1", "cublas_matmul.cu"},      {"level1/1", "cublas_matmul_side_stream.cu"}};
+        {"level1/19", "inline_relu.cu"}, {"level1/19", "inline_relu_pybind.cu"},
+        {"level1/19", "inline_relu_inplace_returns_input.cu"}, {"level1/1", "cublas_matmul.cu"}};
     static test_support::RealEvaluator full(eval::Backend::cuda, 120, gpu_support::probe().arch, 0, /*lean_headers=*/false);
     full.settings.size = "small";
     // The full compiles take half a minute each: all at once, then evaluated from the cache.
