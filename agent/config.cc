@@ -250,7 +250,14 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (root["report"]) {
     const YAML::Node& rep = root["report"];
     TRY(yaml::expect_map(doc, rep, "'report'"));
-    TRY(yaml::check_keys(doc, rep, {"thresholds", "count_unstable"}, "report"));
+    TRY(yaml::check_keys(doc, rep, {"thresholds", "count_unstable", "leave_out"}, "report"));
+    if (rep["leave_out"]) {
+      TRY(yaml::expect_sequence(doc, rep["leave_out"], "'leave_out'"));
+      for (const auto& p : rep["leave_out"]) {
+        TRY_ASSIGN(std::string pattern, yaml::as_string(doc, p, "leave_out"));
+        c.leave_out.push_back(pattern);
+      }
+    }
     std::string count = "false";
     TRY((Reader{doc, rep}.choice("count_unstable", count, {"true", "false"})));
     c.count_unstable = count == "true";

@@ -88,6 +88,10 @@ struct Config {
   // Whether unstable attempts count toward fast_p for p > 0 and the geometric
   // mean (they always count as correct).
   bool count_unstable = false;
+  // Problems left out of fast_p, fast_p@k, the correct rate and the geomean
+  // (not out of the attempt and cost counts): ids, ranges, set:NAME or
+  // tag:NAME, as `problems.ids` takes them ("set:degenerate").
+  std::vector<std::string> leave_out;
 };
 
 base::Result<Config> load_config(const std::string& path);

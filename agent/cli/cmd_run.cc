@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "agent/campaign/campaign.h"
@@ -50,10 +51,32 @@ base::Result<std::vector<eval::Problem>> select_problems(const Config& config, c
   return out;
 }
 
+// The selected problems that `patterns` (config.leave_out and --leave-out) name.
+base::Result<std::vector<std::string>> left_out_of(const std::vector<std::string>& patterns,
+                                                   const std::vector<std::string>& problems,
+                                                   const eval::ProblemIndex& index) {
+  std::set<std::string> named;
+  for (const auto& pattern : patterns) {
+    auto some = index.select(pattern);
+    if (!some) return some.error().wrap("leave_out");
+    for (const auto& p : *some) named.insert(p.id);
+  }
+  std::vector<std::string> out;
+  for (const auto& p : problems)
+    if (named.count(p)) out.push_back(p);
+  return out;
+}
+
 // Writes report.json and report.txt into the run folder and prints one of them.
 int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
-                const std::vector<Attempt>& attempts, bool json_out) {
-  auto report = campaign_report(config, problems, attempts);
+                const std::vector<Attempt>& attempts, bool json_out, const std::vector<std::string>& leave_out,
+                const eval::ProblemIndex& index) {
+  auto left_out = left_out_of(leave_out, problems, index);
+  if (!left_out) {
+    std::fprintf(stderr, "refinery report: %s\n", left_out.error().message.c_str());
+    return 1;
+  }
+  auto report = campaign_report(config, problems, attempts, *left_out, leave_out);
   std::string text = format_report(report);
   for (const auto& [name, content] : {std::pair{"report.json", report.dump(2)}, std::pair{"report.txt", text}})
     if (auto s = base::write_file_atomic((run / name).string(), content); !s)
@@ -66,10 +89,12 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
 }  // namespace
 
 int cmd_report(const std::vector<std::string>& argv) {
-  auto args = parse_args(argv, {{"json", false, "print JSON"}});
+  auto args = parse_args(argv, {{"json", false, "print JSON"},
+                                 {"leave-out", true, "ids, ranges, set:NAME or tag:NAME (comma-separated) to leave out of fast_p, besides report.leave_out"},
+                                 {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"}});
   if (!args || args->positional.size() != 1) {
     if (!args) std::fprintf(stderr, "refinery report: %s\n", args.error().message.c_str());
-    std::fprintf(stderr, "usage: refinery report RUN_DIR [--json]\n");
+    std::fprintf(stderr, "usage: refinery report RUN_DIR [--json] [--leave-out set:degenerate] [--problems DIR]\n");
     return 2;
   }
   const fs::path run = args->positional[0];
@@ -94,7 +119,11 @@ int cmd_report(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "refinery report: %s\n", store.error().message.c_str());
     return 1;
   }
-  return emit_report(run, *config, selection.get<std::vector<std::string>>(), store->attempts(), args->has("json"));
+  std::vector<std::string> leave_out = config->leave_out;
+  for (const auto& p : base::split(args->get("leave-out"), ','))
+    if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
+  return emit_report(run, *config, selection.get<std::vector<std::string>>(), store->attempts(), args->has("json"),
+                     leave_out, problem_index(args->get("problems")));
 }
 
 int cmd_run(const std::vector<std::string>& argv) {
@@ -122,6 +151,12 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (!config) return fail(config.error());
   auto problems = select_problems(*config, problem_index(args->get("problems")));
   if (!problems) return fail(problems.error());
+  {  // a report.leave_out that names nothing is a broken config, known now rather than after the campaign
+    std::vector<std::string> ids;
+    for (const auto& p : *problems) ids.push_back(p.id);
+    if (auto left = left_out_of(config->leave_out, ids, problem_index(args->get("problems"))); !left)
+      return fail(left.error().wrap(config_path + ": report"));
+  }
 
   // The evaluation context, from the config's eval section and the two folder flags.
   const EvalConfig& e = config->eval;
@@ -239,7 +274,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   }
   std::printf("run folder: %s\n", out.c_str());
   // The store in hand already holds every attempt: no second read of the logs.
-  const int code = emit_report(out, *config, selection, store->attempts(), false);
+  const int code = emit_report(out, *config, selection, store->attempts(), false, config->leave_out,
+                               problem_index(args->get("problems")));
   if (g_stop.load()) {
     std::printf("stopped; run the same command again to resume\n");
     return base::exit_code(base::Error{"", base::ErrorKind::interrupted});

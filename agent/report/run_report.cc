@@ -10,7 +10,12 @@ namespace agent {
 using nlohmann::json;
 
 json campaign_report(const Config& config, const std::vector<std::string>& problems,
-                     const std::vector<Attempt>& attempts) {
+                     const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out,
+                     const std::vector<std::string>& leave_out_patterns) {
+  const std::set<std::string> out_set(left_out.begin(), left_out.end());
+  std::vector<std::string> counted;  // the denominator of fast_p
+  for (const auto& p : problems)
+    if (!out_set.count(p)) counted.push_back(p);
   json arms = json::array();
   std::set<std::string> backends;  // where the attempts were timed
   for (const auto& m : config.models) {
@@ -36,7 +41,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
         cost += a.cost_usd;
       }
       json turns = json::array();
-      for (const auto& f : compute_turns(summaries, problems, s.samples, s.turns, config.thresholds, config.count_unstable)) {
+      for (const auto& f : compute_turns(summaries, counted, s.samples, s.turns, config.thresholds, config.count_unstable)) {
         json fast = json::object(), fast_k = json::object();
         for (size_t i = 0; i < config.thresholds.size(); ++i) {
           char key[32];
@@ -54,8 +59,15 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
                       {"unstable_counted", config.count_unstable}, {"usage_invalid", usage_invalid}});
     }
   }
-  return {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
-          {"backends", backends}, {"arms", arms}};
+  json report = {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
+                 {"backends", backends}, {"arms", arms}};
+  if (!leave_out_patterns.empty()) {
+    std::vector<std::string> listed;
+    for (const auto& p : problems)
+      if (out_set.count(p)) listed.push_back(p);
+    report["left_out"] = {{"patterns", leave_out_patterns}, {"problems", listed}};
+  }
+  return report;
 }
 
 std::string format_report(const json& report) {
@@ -65,6 +77,17 @@ std::string format_report(const json& report) {
     for (const auto& b : report["backends"])
       if (b == "cpu")
         out += "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n";
+  }
+  if (report.contains("left_out")) {
+    const auto& lo = report["left_out"];
+    std::vector<std::string> patterns = lo["patterns"].get<std::vector<std::string>>();
+    std::vector<std::string> ids = lo["problems"].get<std::vector<std::string>>();
+    std::string joined_patterns, joined_ids;
+    for (const auto& p : patterns) joined_patterns += (joined_patterns.empty() ? "" : ", ") + p;
+    for (const auto& p : ids) joined_ids += (joined_ids.empty() ? "" : ", ") + p;
+    out += "left out of fast_p, the correct rate and the geomean (" + joined_patterns + "): " +
+           std::to_string(ids.size()) + " of " + std::to_string(report["problems"].get<size_t>()) + " problems" +
+           (ids.empty() ? "" : ": " + joined_ids) + "\n";
   }
   for (const auto& arm : report["arms"]) {
     std::snprintf(buf, sizeof buf, "%s x %s: %zu problems x %d samples, %d attempts, %lld tokens, $%.4f\n",

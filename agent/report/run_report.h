@@ -15,8 +15,12 @@
 
 namespace agent {
 
+// `left_out`: problems (of `problems`) that fast_p and the other per-turn
+// figures leave out, as config.leave_out (and refinery report --leave-out)
+// chose them; the report lists them and says why.
 nlohmann::json campaign_report(const Config& config, const std::vector<std::string>& problems,
-                               const std::vector<Attempt>& attempts);
+                               const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out = {},
+                               const std::vector<std::string>& leave_out_patterns = {});
 
 std::string format_report(const nlohmann::json& report);
 

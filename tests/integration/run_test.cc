@@ -136,6 +136,17 @@ TEST_SUITE("refinery run") {
     CHECK(lines(out + "/responses.jsonl").size() == lines(fixture + "/responses.jsonl").size());
     CHECK(json::parse(*base::read_file(out + "/report.json")) == stored);
     CHECK_FALSE(fs::exists(out + "/attempts"));  // nothing was evaluated again
+
+    // Left out on request: named in the report, out of the denominator.
+    auto left = run({REFINERY_BINARY_PATH, "report", out, "--leave-out", "level1/19,level1/23", "--json"});
+    CHECK_MESSAGE(left.exit_code == 0, left.err);
+    const json narrowed = json::parse(left.out);
+    CHECK(narrowed["left_out"]["problems"] == std::vector<std::string>{"level1/19", "level1/23"});
+    CHECK(narrowed["left_out"]["patterns"] == std::vector<std::string>{"level1/19", "level1/23"});
+    CHECK(narrowed["arms"][0]["attempts"] == stored["arms"][0]["attempts"]);
+    auto nothing = run({REFINERY_BINARY_PATH, "report", out, "--leave-out", "set:nope"});
+    CHECK(nothing.exit_code == 1);
+    CHECK(nothing.err.find("leave_out") != std::string::npos);
     fs::remove_all(fs::path(out).parent_path());
   }
 

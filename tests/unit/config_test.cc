@@ -84,6 +84,11 @@ TEST_SUITE("agent::Config") {
     auto full = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  lean_headers: false\n"), "exp.yaml");
     REQUIRE(full.ok());
     CHECK_FALSE(full->eval.lean_headers);
+    CHECK(c->leave_out.empty());
+    auto left = agent::parse_config(with(kConfig, "  thresholds: [1, 2]\n", "  thresholds: [1, 2]\n  leave_out: [set:degenerate, level1/1-3]\n"),
+                                    "exp.yaml");
+    REQUIRE_MESSAGE(left.ok(), (left.ok() ? "" : left.error().message));
+    CHECK(left->leave_out == std::vector<std::string>{"set:degenerate", "level1/1-3"});
   }
 
   TEST_CASE("the profiler and its metrics") {

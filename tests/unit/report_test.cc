@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "agent/report/report.h"
+#include "agent/report/run_report.h"
 
 using agent::AttemptSummary;
 using agent::compute_turns;
@@ -72,5 +73,44 @@ TEST_SUITE("agent::report") {
     auto later = compute_turns(attempts, {"a", "b"}, 1, 2, {1});
     CHECK(later[1].fast_p[0] == 1.0);
     CHECK(later[1].geomean_speedup == doctest::Approx(std::sqrt(1.5 * 2.0)));
+  }
+
+  TEST_CASE("problems left out of fast_p leave its denominator, stay in the counts, and the report says so") {
+    agent::Config config;
+    config.name = "c";
+    config.models.resize(1);
+    config.models[0].name = "m";
+    config.strategies.resize(1);
+    config.strategies[0].name = "s";
+    config.strategies[0].samples = 1;
+    config.strategies[0].turns = 1;
+    config.thresholds = {1};
+    auto attempt = [](const std::string& problem, const std::string& status, double speedup) {
+      agent::Attempt a;
+      a.key = {"m", "s", problem, 0, 1};
+      a.status = status;
+      a.evaluated = true;
+      a.backend = "cuda";
+      if (status == "correct") a.speedup = speedup;
+      a.cost_usd = 0.5;
+      return a;
+    };
+    // The degenerate problem's "fast" kernel skips the work: 40x.
+    std::vector<agent::Attempt> attempts = {attempt("level2/80", "correct", 40), attempt("level1/19", "correct", 1.5),
+                                            attempt("level1/20", "mismatch", 0)};
+    const std::vector<std::string> problems = {"level1/19", "level1/20", "level2/80"};
+    auto all = agent::campaign_report(config, problems, attempts);
+    CHECK(all["arms"][0]["turns"][0]["fast_p"]["1"].get<double>() == doctest::Approx(2.0 / 3));
+    CHECK_FALSE(all.contains("left_out"));
+    auto r = agent::campaign_report(config, problems, attempts, {"level2/80"}, {"set:degenerate"});
+    CHECK(r["arms"][0]["turns"][0]["fast_p"]["1"].get<double>() == doctest::Approx(0.5));
+    CHECK(r["arms"][0]["turns"][0]["geomean_speedup"].get<double>() == doctest::Approx(1.5));
+    CHECK(r["arms"][0]["attempts"] == 3);
+    CHECK(r["arms"][0]["cost_usd"].get<double>() == doctest::Approx(1.5));
+    CHECK(r["problems"] == 3);
+    CHECK(r["left_out"]["problems"] == std::vector<std::string>{"level2/80"});
+    const std::string text = agent::format_report(r);
+    CHECK(text.find("left out of fast_p, the correct rate and the geomean (set:degenerate): 1 of 3 problems: level2/80\n") !=
+          std::string::npos);
   }
 }
