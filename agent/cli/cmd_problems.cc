@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <future>
 
+#include "agent/cli/audit.h"
 #include "agent/cli/commands.h"
 #include "agent/cli/context.h"
 #include "agent/cli/format.h"
@@ -111,7 +112,7 @@ int check(const Args& args) {
       return library && !library->cached ? library->seconds : 0.0;
     }));
   Printer out;
-  int failures = 0;
+  int failures = 0, audited_clean = 0, audited_flagged = 0;
   nlohmann::json results = nlohmann::json::array();
   for (size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
@@ -127,11 +128,36 @@ int check(const Args& args) {
     }
     bool ok = outcome->status == eval::Status::correct;
     failures += !ok;
+    // The audit: would a kernel that skips the work pass? (audit.h)
+    std::vector<std::string> findings;
+    std::string audit_note;
+    if (ok && args.has("audit")) {
+      auto found = audit_reference(*ctx.evaluator, p, ctx.settings);
+      if (!found) {
+        ++failures;
+        ok = false;
+        audit_note = found.error().message;
+      } else {
+        findings = std::move(found).value();
+        auto marked = ctx.problems->select("set:degenerate");
+        const bool in_set = marked && std::any_of(marked->begin(), marked->end(),
+                                                  [&](const eval::Problem& q) { return q.id == p.id; });
+        ++(findings.empty() ? audited_clean : audited_flagged);
+        if (!findings.empty()) audit_note = "audit: " + base::join(findings, "; ") +
+                                            (in_set ? " (in set:degenerate)" : " (NOT in set:degenerate)");
+      }
+    }
     if (args.has("json")) {
       nlohmann::json j = eval::summary_json(*outcome);
       j["problem"] = p.id;
       j["ok"] = ok;
+      if (args.has("audit")) j["audit"] = findings;
+      if (!audit_note.empty() && findings.empty()) j["message"] = audit_note;
       results.push_back(j);
+      continue;
+    }
+    if (!ok && !audit_note.empty()) {
+      out.failed(label, audit_note);
       continue;
     }
     if (!ok) {
@@ -144,7 +170,10 @@ int check(const Args& args) {
                   label.c_str(), base::format_ms(t.reference.median_ms).c_str(),
                   100 * t.reference.spread(), t.reference.trials);
     out.line(std::string(line) + (compile_s > 1 ? ", compile " + base::format_ms(compile_s * 1000) : ""));
+    if (!audit_note.empty()) out.line("    " + audit_note);
   }
+  if (args.has("audit") && !args.has("json"))
+    out.line("audit: " + std::to_string(audited_flagged) + " flagged, " + std::to_string(audited_clean) + " clean");
   if (args.has("json")) std::printf("%s\n", results.dump(2).c_str());
   else out.line(std::to_string(problems.size() - failures) + " of " + std::to_string(problems.size()) +
                 " problems ok (" + eval::to_string(ctx.settings.backend) + ", size " + ctx.settings.size + ")");
@@ -157,14 +186,16 @@ int cmd_problems(const std::vector<std::string>& argv) {
   const char* usage =
       "usage: refinery problems list [ID...]\n"
       "       refinery problems show ID\n"
-      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [flags]\n"
+      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [--audit] [flags]\n"
       "ID: level1/19, a name, a folder, a range of one level (level1/1-40) or a set (set:quick)\n";
   if (argv.empty()) {
     std::fprintf(stderr, "%s", usage);
     return 2;
   }
   std::vector<std::string> rest(argv.begin() + 1, argv.end());
-  auto args = parse_args(rest, eval_flags());
+  std::vector<FlagSpec> flags = eval_flags();
+  flags.push_back({"audit", false, "check: also run the reference audit (would a kernel that skips the work pass?)"});
+  auto args = parse_args(rest, flags);
   if (!args) {
     std::fprintf(stderr, "refinery problems: %s\n%s", args.error().message.c_str(), usage);
     return 2;

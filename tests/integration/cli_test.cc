@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -125,6 +126,22 @@ TEST_SUITE("refinery command line") {
     CHECK(r.out.find("level1/19 relu") != std::string::npos);
     CHECK(r.out.find("ok   reference") != std::string::npos);
     CHECK(r.out.find("1 of 1 problems ok (cpu, size small)") != std::string::npos);
+  }
+
+  TEST_CASE("the reference audit flags a workload a kernel can skip, and passes one it cannot") {
+    // level2/80's output is identically 0; ReLU depends on its input.
+    auto r = refinery({"problems", "check", "level2/80", "level1/19", "--backend", "cpu", "--audit", "--json",
+                       "--trials", "2", "--timing-trials", "3", "--cache-dir", test_support::cache_dir()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j.size() == 2);
+    CHECK(j[0]["problem"] == "level2/80");
+    const auto flagged = j[0]["audit"].get<std::vector<std::string>>();
+    CHECK(std::find(flagged.begin(), flagged.end(),
+                    "returning zeros passes: the output is nearly zero against its tolerance") != flagged.end());
+    CHECK(std::find(flagged.begin(), flagged.end(), "the output is the same whatever the inputs") != flagged.end());
+    CHECK(j[1]["problem"] == "level1/19");
+    CHECK(j[1]["audit"].empty());
   }
 }
 
