@@ -257,8 +257,10 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   std::vector<std::string> link = link_flags(toolchain_, cuda, use_nvcc);
   std::string full_source = job.source + "\n#line 1 \"refinery_shim\"\n" + job.shim;
   std::string ext = use_nvcc ? ".cu" : ".cpp";
+  // The key needs only whether the source may go lean; the plan (which reads
+  // LibTorch's headers) is made on a miss.
   LeanPlan lean;
-  if (use_nvcc && options_.lean_headers) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
+  if (use_nvcc && options_.lean_headers) lean = screen_lean_headers(job.source);
   std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
                                      toolchain_.torch_version + "\n" + base::join(flags, " ") +
                                      "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
@@ -324,6 +326,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     return r;
   };
   std::optional<base::ProcessResult> lean_result;
+  if (lean.use) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
   if (lean.use) {
     const std::string lean_dir = (fs::path(tmp) / "lean").string();
     double lean_seconds = 0;
@@ -331,6 +334,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     // from and tried again, at most twice (learn_lean_ops).
     for (int attempt = 0; attempt < 3; ++attempt) {
       if (attempt > 0) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
+      if (!lean.use) break;  // cannot happen: the same source and install
       for (const auto& f : lean.files) {
         fs::path file = fs::path(lean_dir) / f.path;
         TRY(base::make_dirs(file.parent_path().string(), 0755));
@@ -359,7 +363,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
       break;
     }
   } else if (!lean.why_not.empty()) {
-    out.headers = "full: the source " + lean.why_not;
+    out.headers = "full: " + (base::starts_with(lean.why_not, "LibTorch") ? lean.why_not : "the source " + lean.why_not);
   }
   base::ProcessResult r;
   if (lean_result) {

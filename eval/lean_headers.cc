@@ -232,12 +232,14 @@ namespace torch {
 
 }  // namespace
 
-LeanPlan plan_lean_headers(const std::string& source, const std::vector<std::string>& torch_includes) {
+namespace {
+
+// What the source alone decides: use (with its includes other than the
+// umbrella ones), or why not.
+LeanPlan screen(const std::string& code, std::vector<std::string>& includes) {
   LeanPlan plan;
-  const std::string code = code_only(source);
   bool umbrella = false;
   std::string other;
-  std::vector<std::string> includes;  // besides the umbrellas
   for (std::sregex_iterator it(code.begin(), code.end(), include_regex()), end; it != end; ++it) {
     std::string path = (*it)[2];
     if (kUmbrellas.count(path)) umbrella = true;
@@ -256,7 +258,27 @@ LeanPlan plan_lean_headers(const std::string& source, const std::vector<std::str
   static const std::regex torch_name(R"(\btorch\s*::\s*([A-Za-z_]\w*))");
   for (std::sregex_iterator it(code.begin(), code.end(), torch_name), end; it != end; ++it)
     if (kTorchOwn.count((*it)[1])) return refuse("uses torch::" + (*it)[1].str());
+  plan.use = true;
+  return plan;
+}
 
+}  // namespace
+
+LeanPlan screen_lean_headers(const std::string& source) {
+  std::vector<std::string> includes;
+  return screen(code_only(source), includes);
+}
+
+LeanPlan plan_lean_headers(const std::string& source, const std::vector<std::string>& torch_includes) {
+  const std::string code = code_only(source);
+  std::vector<std::string> includes;
+  LeanPlan plan = screen(code, includes);
+  if (!plan.use) return plan;
+  plan.use = false;
+  auto refuse = [&](std::string why) {
+    plan.why_not = std::move(why);
+    return plan;
+  };
   std::lock_guard<std::mutex> lock(install_mutex);
   Install& in = install_of(torch_includes);
   if (!in.ok) return refuse(in.why_not);

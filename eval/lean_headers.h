@@ -48,6 +48,11 @@ struct LeanPlan {
 // umbrella header (it is already as light as it can be).
 LeanPlan plan_lean_headers(const std::string& source, const std::vector<std::string>& torch_includes);
 
+// What the source alone decides, without reading LibTorch: use (and no files)
+// when plan_lean_headers would go on to plan, or why not. Cheap: a cached
+// compile's key needs no more.
+LeanPlan screen_lean_headers(const std::string& source);
+
 // After a lean compile failed: when every error in `log` is an operator that
 // one of LibTorch's own headers calls in a way the plan's scan missed (not
 // in the source, whose files are under `source_dir`), remembers those

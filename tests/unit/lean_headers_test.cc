@@ -93,6 +93,11 @@ TEST_SUITE("eval::plan_lean_headers") {
     FakeTorch t;
     const std::string head = "#include <torch/extension.h>\n";
     CHECK(t.plan(head + "auto t = torch::tensor({1.0, 2.0});\n").why_not == "uses torch::tensor");
+    // The screen, which reads no LibTorch file, decides the same from the source.
+    CHECK(eval::screen_lean_headers(head + "auto t = torch::tensor({1.0, 2.0});\n").why_not == "uses torch::tensor");
+    auto screened = eval::screen_lean_headers(head + "auto f(torch::Tensor x) { return torch::relu(x); }\n");
+    CHECK(screened.use);
+    CHECK(screened.files.empty());
     CHECK(t.plan(head + "int n = torch::cuda::device_count();\n").why_not == "uses torch::cuda");
     CHECK(t.plan(head + "auto o = x.options().requires_grad(true);\n").why_not == "uses requires_grad");
     CHECK(t.plan(head + "using namespace torch;\n").why_not == "has `using namespace torch`");
