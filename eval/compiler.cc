@@ -228,6 +228,49 @@ Toolchain build_toolchain() {
   return t;
 }
 
+Result<std::optional<base::ProcessResult>> CompileService::compile_lean(const CompileJob& job, const std::string& tmp,
+                                                                         base::SpawnOptions& spawn, const Run& run,
+                                                                         CompiledLibrary& out) {
+  LeanPlan lean = plan_lean_headers(job.source, toolchain_.torch_includes);
+  if (!lean.use) {
+    out.headers = "full: " + (base::starts_with(lean.why_not, "LibTorch") ? lean.why_not : "the source " + lean.why_not);
+    return std::optional<base::ProcessResult>();
+  }
+  const std::string lean_dir = (fs::path(tmp) / "lean").string();
+  double seconds = 0;
+  // A failure that names operators LibTorch's own headers call is learnt
+  // from and tried again, at most twice (learn_lean_ops).
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (attempt > 0) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
+    for (const auto& f : lean.files) {
+      fs::path file = fs::path(lean_dir) / f.path;
+      TRY(base::make_dirs(file.parent_path().string(), 0755));
+      TRY(base::write_file(file.string(), f.text));
+    }
+    base::SpawnOptions lean_spawn = spawn;
+    lean_spawn.argv.insert(lean_spawn.argv.begin() + 1, "-I" + lean_dir);
+    out.steps.clear();
+    TRY_ASSIGN(base::ProcessResult r, run(lean_spawn));
+    seconds += r.wall_seconds;
+    if (r.exited_ok()) {
+      out.headers = "lean";
+      if (attempt > 0) out.steps.insert(out.steps.begin(), {"lean attempt", seconds - r.wall_seconds});
+      spawn = std::move(lean_spawn);
+      return std::optional<base::ProcessResult>(std::move(r));
+    }
+    if (!r.timed_out && attempt < 2 && learn_lean_ops(r.out + r.err, tmp + "/", toolchain_.torch_includes)) continue;
+    // The full headers decide: their verdict, their errors.
+    std::string first_error;
+    for (const auto& line : base::split(r.out + r.err, '\n'))
+      if (first_error.empty() && line.find("error") != std::string::npos) first_error = base::trim(line);
+    if (base::starts_with(first_error, tmp + "/")) first_error = first_error.substr(tmp.size() + 1);
+    out.headers = "full: the lean compile failed (" + first_error.substr(0, 200) + ")";
+    break;
+  }
+  out.steps = {{"lean attempt", seconds}};
+  return std::optional<base::ProcessResult>();
+}
+
 Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   const bool use_nvcc = job.backend == Backend::cuda && !job.host_only;
   if (use_nvcc && toolchain_.nvcc.empty())
@@ -321,49 +364,15 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   auto run = [&](const base::SpawnOptions& spawn) -> Result<base::ProcessResult> {
     NvccSteps steps;
     auto r = use_nvcc ? run_nvcc_split(runner_, spawn, key, &steps) : runner_.run(spawn);
-    if (r && !use_nvcc) steps.emplace_back(base::ends_with(compiler, "nvcc") ? "nvcc" : "compile and link", r->wall_seconds);
+    if (r && !use_nvcc) steps.emplace_back("compile and link", r->wall_seconds);
     out.steps.insert(out.steps.end(), steps.begin(), steps.end());
     return r;
   };
   std::optional<base::ProcessResult> lean_result;
-  if (lean.use) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
   if (lean.use) {
-    const std::string lean_dir = (fs::path(tmp) / "lean").string();
-    double lean_seconds = 0;
-    // A failure that names operators LibTorch's own headers call is learnt
-    // from and tried again, at most twice (learn_lean_ops).
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      if (attempt > 0) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
-      if (!lean.use) break;  // cannot happen: the same source and install
-      for (const auto& f : lean.files) {
-        fs::path file = fs::path(lean_dir) / f.path;
-        TRY(base::make_dirs(file.parent_path().string(), 0755));
-        TRY(base::write_file(file.string(), f.text));
-      }
-      base::SpawnOptions lean_spawn = o;
-      lean_spawn.argv.insert(lean_spawn.argv.begin() + 1, "-I" + lean_dir);
-      out.steps.clear();
-      TRY_ASSIGN(base::ProcessResult r, run(lean_spawn));
-      lean_seconds += r.wall_seconds;
-      if (r.exited_ok()) {
-        out.headers = "lean";
-        if (attempt > 0) out.steps.insert(out.steps.begin(), {"lean attempt", lean_seconds - r.wall_seconds});
-        o = lean_spawn;
-        lean_result = std::move(r);
-        break;
-      }
-      if (!r.timed_out && attempt < 2 && learn_lean_ops(r.out + r.err, tmp + "/", toolchain_.torch_includes)) continue;
-      // The full headers decide: their verdict, their errors.
-      std::string first_error;
-      for (const auto& line : base::split(r.out + r.err, '\n'))
-        if (first_error.empty() && line.find("error") != std::string::npos) first_error = base::trim(line);
-      if (base::starts_with(first_error, tmp + "/")) first_error = first_error.substr(tmp.size() + 1);
-      out.headers = "full: the lean compile failed (" + first_error.substr(0, 200) + ")";
-      out.steps = {{"lean attempt", lean_seconds}};
-      break;
-    }
+    TRY_ASSIGN(lean_result, compile_lean(job, tmp, o, run, out));
   } else if (!lean.why_not.empty()) {
-    out.headers = "full: " + (base::starts_with(lean.why_not, "LibTorch") ? lean.why_not : "the source " + lean.why_not);
+    out.headers = "full: the source " + lean.why_not;
   }
   base::ProcessResult r;
   if (lean_result) {

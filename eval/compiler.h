@@ -26,7 +26,9 @@
 // (cannot write the cache, cannot run the compiler).
 #pragma once
 
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <semaphore>
 #include <string>
 #include <vector>
@@ -105,6 +107,13 @@ class CompileService {
   std::string precompiled_header(const std::vector<std::string>& flags, std::string* note);
   // The folder of compat_headers() in the cache, written once; an Error if it cannot be.
   base::Result<std::string> compat_include_dir();
+  using Run = std::function<base::Result<base::ProcessResult>(const base::SpawnOptions&)>;
+  // The lean attempts of one compile (lean_headers.h): the successful result,
+  // with `spawn` now its command; or nullopt when the full headers decide,
+  // out.headers saying why and out.steps holding the attempts' time.
+  base::Result<std::optional<base::ProcessResult>> compile_lean(const CompileJob& job, const std::string& tmp,
+                                                                base::SpawnOptions& spawn, const Run& run,
+                                                                CompiledLibrary& out);
 
   Toolchain toolchain_;
   CompileOptions options_;
