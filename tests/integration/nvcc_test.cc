@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "base/fs.h"
 #include "base/sha256.h"
@@ -28,6 +30,17 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     REQUIRE(ok.ok());
     CHECK_MESSAGE(ok->ok, ok->log);
     CHECK(ok->command.find("-gencode=arch=compute_90a,code=sm_90a") != std::string::npos);
+    CHECK(ok->headers.empty());  // ATen/core/Tensor.h: nothing to make lean
+    std::vector<std::string> steps;
+    for (const auto& [name, seconds] : ok->steps) steps.push_back(name);
+    CHECK(steps == std::vector<std::string>{"plan", "host front end", "device", "host compile and link"});
+    // The same kernel under <torch/extension.h> compiles against the lean headers.
+    std::string body = *source;
+    body.replace(body.find("#include <ATen/core/Tensor.h>"), 29, "#include <torch/extension.h>");
+    auto lean = service.compile({eval::Backend::cuda, false, body, shim, "candidate"});
+    REQUIRE(lean.ok());
+    CHECK_MESSAGE(lean->ok, lean->log);
+    CHECK(lean->headers == "lean");
     auto broken = service.compile({eval::Backend::cuda, false, *source + "\n__global__ void k() { undeclared(); }\n",
                                    shim, "candidate"});
     REQUIRE(broken.ok());
