@@ -56,7 +56,8 @@ std::vector<AuditProbe> audit_probes(const eval::Problem& problem, const std::st
     std::vector<std::string> args = plain;
     args[i] = "refinery_audit::permuted(" + plain[i] + ")";
     probes.push_back({"without " + plain[i], probe_source(problem, reference, args, ""),
-                      "permuting " + plain[i] + "'s elements passes: the output does not depend on " + plain[i]});
+                      "permuting " + plain[i] + "'s elements passes: the output does not depend on " + plain[i] +
+                          " beyond its tolerance"});
   }
   return probes;
 }

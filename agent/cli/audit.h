@@ -9,7 +9,8 @@
 //               permuted (a cyclic shift of the flattened tensor by about
 //               half its size): correct means the output does not depend on X
 //               beyond the tolerance (or only through a permutation-invariant
-//               summary of it, such as its sum)
+//               summary of it, such as its sum; or, for a mean over millions
+//               of elements, such as a loss, only through its distribution)
 //
 // When every tensor input is such, the output is constant across inputs.
 // A finding names what passed; a problem with findings belongs in
