@@ -41,6 +41,12 @@ std::optional<std::string> transient_failure(const base::ProcessResult& r) {
 
 constexpr const char* kPchHeader = "refinery_torch_all.h";
 
+// CompiledLibrary::headers for a compile refused lean headers: a reason about
+// LibTorch's install, or about the source (lean_headers.h's why_not).
+std::string full_headers_because(const std::string& why_not) {
+  return "full: " + (base::starts_with(why_not, "LibTorch") ? why_not : "the source " + why_not);
+}
+
 std::vector<std::string> common_flags(const Toolchain& t) {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-DNDEBUG"};
   for (const auto& f : t.torch_cxx_flags) flags.push_back(f);
@@ -233,7 +239,7 @@ Result<std::optional<base::ProcessResult>> CompileService::compile_lean(const Co
                                                                          CompiledLibrary& out) {
   LeanPlan lean = plan_lean_headers(job.source, toolchain_.torch_includes);
   if (!lean.use) {
-    out.headers = "full: " + (base::starts_with(lean.why_not, "LibTorch") ? lean.why_not : "the source " + lean.why_not);
+    out.headers = full_headers_because(lean.why_not);
     return std::optional<base::ProcessResult>();
   }
   const std::string lean_dir = (fs::path(tmp) / "lean").string();
@@ -372,7 +378,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (lean.use) {
     TRY_ASSIGN(lean_result, compile_lean(job, tmp, o, run, out));
   } else if (!lean.why_not.empty()) {
-    out.headers = "full: the source " + lean.why_not;
+    out.headers = full_headers_because(lean.why_not);
   }
   base::ProcessResult r;
   if (lean_result) {
