@@ -24,7 +24,8 @@ json to_json(const WorkerJob& job) {
                       {"a", in.draw.a},
                       {"b", in.draw.b},
                       {"then", in.then},
-                      {"value", in.scalar_value}});
+                      {"value", in.scalar_value},
+                      {"entry", in.entry}});
   return {{"problem_id", job.problem_id},
           {"backend", to_string(job.backend)},
           {"device", job.device},
@@ -72,6 +73,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
       ResolvedInput r;
       r.name = in.at("name").get<std::string>();
       r.is_scalar = in.at("scalar").get<bool>();
+      r.entry = in.value("entry", std::string());
       auto dtype = parse_dtype(in.at("dtype").get<std::string>());
       if (!dtype) return base::Error{"job: unknown dtype for input " + r.name};
       r.dtype = *dtype;

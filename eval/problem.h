@@ -51,10 +51,46 @@ inline const std::vector<std::string>& input_transforms() {
   return names;
 }
 
+// A weight list (`kind: tensors`) as written in the spec: entries and
+// repeats, kept to show the list folded as the spec folds it.
+struct ListNode {
+  // An entry: its name (which may hold `{expr}`s over loop variables), shape and draw.
+  std::string name;
+  std::vector<std::string> shape;
+  DrawSpec draw;
+  std::string why;
+  // A repeat: loop variables walked together over lists of integers
+  // (values[v][iteration]), or one variable over the range "lo..hi"
+  // (inclusive, expressions over the enclosing loops' variables).
+  std::vector<std::string> vars;
+  std::vector<std::vector<int64_t>> values;
+  std::string range_lo, range_hi;
+  std::vector<ListNode> children;
+  bool is_repeat() const { return !vars.empty(); }
+};
+
+// One entry of a weight list with its loop variables bound: shape and draw
+// parameters are expressions over the size's dims and `vars`.
+struct ListEntry {
+  std::string name;  // `{expr}`s replaced
+  std::vector<std::string> shape;
+  DrawSpec draw;
+  base::Dims vars;
+  int line = 0, column = 0;  // of the entry in spec.yaml, for errors
+  int top = 0;               // the index in `items` of the node it came from
+};
+
+// The most entries one list may hold, and tensors one problem may take.
+inline constexpr size_t kMaxListEntries = 1000;
+inline constexpr size_t kMaxProblemTensors = 1024;
+
 struct InputSpec {
   std::string name;
   bool is_scalar = false;     // a number passed by value, not a tensor
+  bool is_list = false;       // kind: tensors, a weight list: forward takes a std::vector of them
   bool is_weight = false;     // role: weight (parameters of a layer)
+  std::vector<ListNode> items;     // a list as written
+  std::vector<ListEntry> entries;  // a list expanded, in order
   DType dtype = DType::float32;
   std::vector<std::string> shape;  // dim names, numbers or expressions
   DrawSpec draw;
@@ -63,9 +99,14 @@ struct InputSpec {
   std::string why;            // why this distribution was chosen
 };
 
+// One tensor or scalar forward receives. A weight list resolves to one per
+// entry, named "params[3]", each knowing its list and its entry's name.
 struct ResolvedInput {
   std::string name;
+  std::string list;   // the list's name, for an entry of a weight list
+  std::string entry;  // the entry's own name ("layer1.0.conv1.weight")
   bool is_scalar = false;
+  bool is_weight = false;
   DType dtype = DType::float32;
   std::vector<int64_t> shape;
   ResolvedDraw draw;
@@ -100,8 +141,20 @@ base::Result<Problem> load_problem(const std::string& dir);
 base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem,
                                                          const std::string& preset);
 
+// The C++ type forward() takes an input as: "torch::Tensor", "double",
+// "int64_t", "bool", or "const std::vector<torch::Tensor>&" for a weight list.
+std::string parameter_type(const InputSpec& input);
+
 // The C++ parameter list of forward() as the spec defines it:
 // "torch::Tensor x, double s".
 std::string forward_parameters(const Problem& problem);
+
+// A weight list as a model and a person read it: every entry's index, name
+// and shape for one size, repeats folded as the spec folds them.
+std::string describe_list(const InputSpec& list, const base::Dims& dims);
+
+// How many resolved inputs (tensors and scalars) each spec input becomes:
+// 1, or a list's entry count. The same for every size.
+size_t resolved_count(const InputSpec& input);
 
 }  // namespace eval

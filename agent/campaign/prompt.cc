@@ -66,22 +66,29 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
   v["reference_source"] = base::trim(reference_source);
   v["size"] = size;
   std::string table = "| argument | kind | dtype | shape or value |\n|---|---|---|---|\n";
+  std::string lists;
   auto resolved = eval::resolve_inputs(problem, size);
-  for (size_t i = 0; i < problem.inputs.size(); ++i) {
-    const auto& in = problem.inputs[i];
+  const base::Dims* dims = problem.size(size);
+  size_t at = 0;  // the input's first entry in `resolved`
+  for (const auto& in : problem.inputs) {
     std::string shape;
     if (in.is_scalar) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%g", in.scalar_value);
       shape = buf;
+    } else if (in.is_list) {
+      shape = std::to_string(in.entries.size()) + " tensors, listed below";
+      if (dims) lists += "\n" + eval::describe_list(in, *dims);
     } else if (resolved) {
-      std::vector<std::string> dims;
-      for (auto d : (*resolved)[i].shape) dims.push_back(std::to_string(d));
-      shape = "[" + base::join(dims, ", ") + "]";
+      std::vector<std::string> dims_text;
+      for (auto d : (*resolved)[at].shape) dims_text.push_back(std::to_string(d));
+      shape = "[" + base::join(dims_text, ", ") + "]";
     }
-    table += "| `" + in.name + "` | " + (in.is_scalar ? "scalar" : in.is_weight ? "weight" : "tensor") + " | " +
-             eval::to_string(in.dtype) + " | " + shape + " |\n";
+    const char* kind = in.is_scalar ? "scalar" : in.is_list ? "weight list" : in.is_weight ? "weight" : "tensor";
+    table += "| `" + in.name + "` | " + kind + " | " + eval::to_string(in.dtype) + " | " + shape + " |\n";
+    at += eval::resolved_count(in);
   }
+  table += lists;
   v["input_table"] = base::trim(table);
   v["backend"] = target.backend;
   v["hardware"] = target.hardware;

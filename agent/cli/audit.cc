@@ -17,11 +17,7 @@ std::string probe_source(const eval::Problem& problem, const std::string& refere
   for (size_t i = 0; i < problem.inputs.size(); ++i) {
     const auto& in = problem.inputs[i];
     if (i) params += ", ", call += ", ";
-    if (!in.is_scalar) params += "at::Tensor ";
-    else if (in.dtype == eval::DType::boolean) params += "bool ";
-    else if (eval::is_floating(in.dtype)) params += "double ";
-    else params += "int64_t ";
-    params += in.name;
+    params += eval::parameter_type(in) + " " + in.name;
     call += args[i];
   }
   // The reference's forward under another name: its own text only, never LibTorch's headers.
@@ -52,7 +48,8 @@ std::vector<AuditProbe> audit_probes(const eval::Problem& problem, const std::st
   probes.push_back({"zeros", probe_source(problem, reference, plain, "refinery_audit::zeros"),
                     "returning zeros passes: the output is nearly zero against its tolerance"});
   for (size_t i = 0; i < problem.inputs.size(); ++i) {
-    if (problem.inputs[i].is_scalar) continue;
+    // A network's weight list is not probed: a permuted set of weights is another network.
+    if (problem.inputs[i].is_scalar || problem.inputs[i].is_list) continue;
     std::vector<std::string> args = plain;
     args[i] = "refinery_audit::permuted(" + plain[i] + ")";
     probes.push_back({"without " + plain[i], probe_source(problem, reference, args, ""),

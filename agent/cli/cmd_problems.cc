@@ -65,6 +65,10 @@ int show(const Args& args) {
   Printer out;
   out.line(out.bold(p->id + " " + p->name) + "  (" + p->dir + ")");
   out.line("forward(" + eval::forward_parameters(*p) + ")");
+  // Weight lists as the prompt shows them, at the size asked for (full by default).
+  const std::string size = args.get("size", "full");
+  for (const auto& in : p->inputs)
+    if (in.is_list && p->size(size)) out.line("\nsize " + size + ": " + eval::describe_list(in, *p->size(size)));
   out.line("\n# " + p->spec_path + "\n" + (spec ? *spec : spec.error().message));
   out.line("// " + p->reference_path + "\n" + (ref ? *ref : ref.error().message));
   return 0;
@@ -185,7 +189,7 @@ int check(const Args& args) {
 int cmd_problems(const std::vector<std::string>& argv) {
   const char* usage =
       "usage: refinery problems list [ID...]\n"
-      "       refinery problems show ID\n"
+      "       refinery problems show ID [--size small|full]\n"
       "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [--audit] [flags]\n"
       "ID: level1/19, a name, a folder, a range of one level (level1/1-40) or a set (set:quick)\n";
   if (argv.empty()) {

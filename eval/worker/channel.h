@@ -22,8 +22,9 @@
 
 namespace eval::worker {
 
-inline constexpr int kMaxTensors = 64;  // per call
-inline constexpr int kMaxCalls = 256;   // per request (a timed batch), one place of the arena each
+inline constexpr int kMaxTensors = 1024;  // per call (eval::kMaxProblemTensors): a network's weight list
+inline constexpr int kMaxCalls = 256;     // per request (a timed batch), one place of the arena each
+inline constexpr int kMaxSlots = 16384;   // per request, calls x tensors per call, on each side
 inline constexpr int kMaxDims = 8;
 inline constexpr size_t kReplyTextBytes = 1 << 20;
 
@@ -60,9 +61,9 @@ struct ControlBlock {
   uint64_t arena_bytes;  // attach
   uint32_t calls;        // call, profile: how many, one per place
   uint32_t input_count;  // per call
-  TensorSlot inputs[kMaxCalls * kMaxTensors];  // call k's tensor inputs from k * input_count, in the spec's order
+  TensorSlot inputs[kMaxSlots];          // call k's tensor inputs from k * input_count, in the spec's order
   uint32_t output_count;                        // per call
-  TensorSlot outputs[kMaxCalls * kMaxTensors];  // call k's outputs go from k * output_count, as the reference shaped them
+  TensorSlot outputs[kMaxSlots];          // call k's outputs go from k * output_count, as the reference shaped them
   // The reply.
   int32_t result;
   int32_t filtered;  // first reply: 1 when the syscall filter is in place

@@ -47,7 +47,10 @@ Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::
 
 int places_within(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, uint64_t budget) {
   const uint64_t one = std::max<uint64_t>(place_bytes(inputs, outputs), 1);
-  return static_cast<int>(std::clamp<uint64_t>(budget / one, 2, kMaxCalls));
+  // A request's slots are shared by its calls: a network's hundreds of weights leave room for fewer.
+  const uint64_t per_call = std::max<uint64_t>({inputs.size(), outputs.size(), 1});
+  const uint64_t most = std::min<uint64_t>(kMaxCalls, kMaxSlots / per_call);
+  return static_cast<int>(std::clamp<uint64_t>(budget / one, 2, most));
 }
 
 std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots) {

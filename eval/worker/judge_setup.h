@@ -26,7 +26,8 @@ struct Layout {
 
 Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, int places);
 
-// How many places an arena of at most `budget` bytes holds: at least 2, at most kMaxCalls.
+// How many places an arena of at most `budget` bytes holds: at least 2, at most kMaxCalls and
+// kMaxSlots over the tensors of one call.
 int places_within(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, uint64_t budget);
 
 // Views of the arena at the slots.

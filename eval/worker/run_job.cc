@@ -236,7 +236,7 @@ Outcome Judge::run() {
   if (!reference) return finish(Status::load_error, reference.error().message);
   reference_ = *reference;
   for (const auto& in : job_.inputs)
-    if (!in.is_scalar) names_.push_back(in.name);
+    if (!in.is_scalar) names_.push_back(in.entry.empty() ? in.name : in.name + " (" + in.entry + ")");
   end_phase("load");
 
   if (under_ncu) return profile_for_ncu();

@@ -107,6 +107,8 @@ struct Runner {
     const uint32_t calls = block->calls;
     if (calls < 1 || calls > static_cast<uint32_t>(kMaxCalls)) return set_text(*block, "bad call count"), Reply::failed;
     if (block->output_count > static_cast<uint32_t>(kMaxTensors)) return set_text(*block, "too many output slots"), Reply::failed;
+    if (static_cast<uint64_t>(calls) * std::max(block->input_count, block->output_count) > static_cast<uint64_t>(kMaxSlots))
+      return set_text(*block, "more slots than a request holds"), Reply::failed;
     std::vector<std::vector<at::Tensor>> in(calls), actual(calls), slots(calls);
     for (uint32_t k = 0; k < calls; ++k) {
       auto i = inputs(k);

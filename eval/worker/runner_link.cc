@@ -175,6 +175,10 @@ base::Result<RunnerAnswer> RunnerLink::ask(Command command, const CallSlots& inp
   if (inputs.size() > static_cast<size_t>(kMaxCalls) || (!outputs.empty() && outputs.size() != inputs.size()))
     return base::Error{"a request of " + std::to_string(inputs.size()) + " calls with " +
                        std::to_string(outputs.size()) + " sets of outputs"};
+  const size_t per_call = std::max(inputs.empty() ? 0 : inputs[0].size(), outputs.empty() ? 0 : outputs[0].size());
+  if (per_call > static_cast<size_t>(kMaxTensors) || inputs.size() * per_call > static_cast<size_t>(kMaxSlots))
+    return base::Error{"a request of " + std::to_string(inputs.size()) + " calls of " + std::to_string(per_call) +
+                       " tensors: more than a request holds"};
   ControlBlock& b = *block_;
   b.command = static_cast<uint32_t>(command);
   calls_ = static_cast<uint32_t>(inputs.size());

@@ -9,6 +9,7 @@
 #include "eval/evaluate.h"
 #include "eval/problem.h"
 #include "eval/problem_index.h"
+#include "eval/shim.h"
 
 namespace fs = std::filesystem;
 
@@ -290,5 +291,125 @@ TEST_SUITE("eval::ProblemIndex") {
     // A plain id is still one problem, and a typo still gets its suggestion.
     CHECK(index.select("relu")->size() == 1);
     CHECK(index.select("rleu").error().message.find("did you mean 'relu'") != std::string::npos);
+  }
+}
+
+namespace {
+
+// A network's weights as one list: a stem entry, then stages walked with
+// zipped lists, each with a nested range whose bound is a loop variable.
+const char* kNet = R"(name: net_like
+level: 3
+number: 99
+inputs:
+  - name: x
+    dtype: float32
+    shape: [B, 3, H, W]
+    draw: {uniform: {low: 0, high: 1}}
+  - name: params
+    kind: tensors
+    role: weight
+    dtype: float32
+    items:
+      - {name: stem.weight, shape: [C0, 3, 3, 3], draw: {default_init: {fan_in: 27}}}
+      - repeat: {s: [1, 2], C: [8, 16], n: [1, 3]}
+        items:
+          - {name: "layer{s}.0.weight", shape: [C, "C*4"], draw: {default_init: {fan_in: "C*4"}}}
+          - repeat: {b: "1..n-1"}
+            items:
+              - {name: "layer{s}.{b}.weight", shape: ["C*b", H], draw: {constant: {value: 1}}}
+      - {name: fc.bias, shape: [10], draw: {constant: {value: 0}}}
+sizes:
+  full: {B: 4, H: 32, W: 32, C0: 64}
+  small: {B: 1, H: 8, W: 8, C0: 4}
+)";
+
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_SUITE("eval::Problem weight lists") {
+  TEST_CASE("a list expands in order, with loop variables bound in names, shapes and draws") {
+    std::string dir = write_problem(kNet);
+    auto p = eval::load_problem(dir);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+    const auto& list = p->inputs[1];
+    CHECK(list.is_list);
+    CHECK(eval::forward_parameters(*p) == "torch::Tensor x, const std::vector<torch::Tensor>& params");
+    std::vector<std::string> names;
+    for (const auto& e : list.entries) names.push_back(e.name);
+    CHECK(names == std::vector<std::string>{"stem.weight", "layer1.0.weight", "layer2.0.weight", "layer2.1.weight",
+                                            "layer2.2.weight", "fc.bias"});
+    CHECK(eval::resolved_count(list) == 6);
+
+    auto small = eval::resolve_inputs(*p, "small");
+    REQUIRE(small.ok());
+    REQUIRE(small->size() == 7);  // x, then the six entries
+    CHECK((*small)[0].name == "x");
+    CHECK((*small)[1].name == "params[0]");
+    CHECK((*small)[1].entry == "stem.weight");
+    CHECK((*small)[1].list == "params");
+    CHECK((*small)[1].is_weight);
+    CHECK((*small)[1].shape == std::vector<int64_t>{4, 3, 3, 3});
+    CHECK((*small)[3].shape == std::vector<int64_t>{16, 64});                       // layer2.0: C=16
+    CHECK((*small)[3].draw.b == doctest::Approx(1.0 / 8));                           // fan_in C*4 = 64
+    CHECK((*small)[5].shape == std::vector<int64_t>{32, 8});                         // layer2.2: C*b, H
+    CHECK((*small)[5].draw.kind == eval::DrawSpec::Kind::constant);
+    auto full = eval::resolve_inputs(*p, "full");
+    REQUIRE(full.ok());
+    CHECK(full->size() == small->size());
+    CHECK((*full)[5].shape == std::vector<int64_t>{32, 32});
+
+    // The prompt's listing: indices, names as written, repeats folded, dims given values.
+    CHECK(eval::describe_list(list, *p->size("small")) ==
+          "`params` (const std::vector<torch::Tensor>&): 6 float32 tensors, in this order; params[i] is entry i, "
+          "{expr} in a name is its value:\n"
+          "    [0] stem.weight [4, 3, 3, 3]\n"
+          "    [1..4] for (s, C, n) in (1, 8, 1), (2, 16, 3):\n"
+          "        layer{s}.0.weight [C, C*4]\n"
+          "        for b in 1..n-1:\n"
+          "            layer{s}.{b}.weight [C*b, 8]\n"
+          "    [5] fc.bias [10]\n");
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("the shim hands a list to forward as one vector of its entries") {
+    std::string dir = write_problem(kNet);
+    auto p = eval::load_problem(dir);
+    REQUIRE(p.ok());
+    const std::string shim = eval::make_shim(*p);
+    CHECK(shim.find("in[0], std::vector<at::Tensor>(in.begin() + 1, in.begin() + 7)") != std::string::npos);
+    CHECK(shim.find("if (in.size() != 7u)") != std::string::npos);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("a list's mistakes are errors at the entry or repeat that makes them") {
+    CHECK(load_error(with(kNet, "repeat: {b: \"1..n-1\"}", "repeat: {b: \"1..m\"}")).find(
+              "spec.yaml:18:21: range of 'b': in expression 'm' at column 1: unknown dim 'm'") != std::string::npos);
+    CHECK(load_error(with(kNet, "n: [1, 3]", "n: [1, 3, 4]")).find(
+              "loop variable 'n' has 3 values and 's' 2: lists of one repeat are walked together") !=
+          std::string::npos);
+    CHECK(load_error(with(kNet, "layer{s}.{b}.weight", "layer{s}.0.weight"))
+              .find("entry 'layer2.0.weight' appears twice in weight list 'params' (as entries 2 and 3)") !=
+          std::string::npos);
+    CHECK(load_error(with(kNet, "[\"C*b\", H]", "[\"C*b\", Q]"))
+              .find("spec.yaml:20:17: size 'full', entry 'layer2.1.weight': in expression 'Q' at column 1: unknown dim 'Q'") != std::string::npos);
+    CHECK(load_error(with(kNet, "{s: [1, 2], C: [8, 16], n: [1, 3]}", "{s: [1, 2], H: [8, 16], n: [1, 3]}"))
+              .find("loop variable 'H' is also a dim") != std::string::npos);
+    CHECK(load_error(with(kNet, "repeat: {b: \"1..n-1\"}", "repeat: {s: \"1..n-1\"}"))
+              .find("loop variable 's' is already bound by an enclosing repeat") != std::string::npos);
+    CHECK(load_error(with(kNet, "    items:\n      - {name: stem", "    shape: [3]\n    items:\n      - {name: stem"))
+              .find("unknown key 'shape' in weight list 'params'") != std::string::npos);
+    CHECK(load_error(with(kNet, "name: \"layer{s}.0.weight\"", "name: \"layer{s.0.weight\""))
+              .find("'{' without '}'") != std::string::npos);
+  }
+
+  TEST_CASE("a list may not hold more entries than a request carries") {
+    std::string spec = with(kNet, "repeat: {b: \"1..n-1\"}", "repeat: {b: \"1..n*400\"}");
+    CHECK(load_error(spec).find("a weight list holds at most 1000 entries") != std::string::npos);
   }
 }
