@@ -16,6 +16,7 @@
 #include "base/text.h"
 #include "eval/compat_headers.h"
 #include "eval/compile_log.h"
+#include "eval/compiler_detail.h"
 #include "eval/lean_headers.h"
 #include "eval/nvcc_split.h"
 
@@ -24,28 +25,7 @@ namespace fs = std::filesystem;
 using base::Error;
 using base::Result;
 
-namespace {
-
-// Why a failed compile may not be the source's fault, or nullopt when it is
-// an ordinary compile error (which is cached like a success).
-std::optional<std::string> transient_failure(const base::ProcessResult& r) {
-  if (r.signal != 0) return "the compiler was killed by signal " + std::to_string(r.signal);
-  static const char* const kSigns[] = {"No space left on device", "Disk quota exceeded", "Cannot allocate memory",
-                                       "virtual memory exhausted", "out of memory", "Too many open files",
-                                       "Read-only file system", "Input/output error", "Resource temporarily unavailable",
-                                       "Killed signal terminated program", "internal compiler error: Killed"};
-  for (const char* sign : kSigns)
-    if (r.out.find(sign) != std::string::npos || r.err.find(sign) != std::string::npos) return std::string(sign);
-  return std::nullopt;
-}
-
-constexpr const char* kPchHeader = "refinery_torch_all.h";
-
-// CompiledLibrary::headers for a compile refused lean headers: a reason about
-// LibTorch's install, or about the source (lean_headers.h's why_not).
-std::string full_headers_because(const std::string& why_not) {
-  return "full: " + (base::starts_with(why_not, "LibTorch") ? why_not : "the source " + why_not);
-}
+namespace detail {
 
 std::vector<std::string> common_flags(const Toolchain& t) {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-DNDEBUG"};
@@ -95,6 +75,36 @@ base::Status seal(const fs::path& dir) {
   if (walk || mode) return Error{dir.string() + ": cannot set the cache's modes: " + (mode ? mode : walk).message()};
   return {};
 }
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+// Why a failed compile may not be the source's fault, or nullopt when it is
+// an ordinary compile error (which is cached like a success).
+std::optional<std::string> transient_failure(const base::ProcessResult& r) {
+  if (r.signal != 0) return "the compiler was killed by signal " + std::to_string(r.signal);
+  static const char* const kSigns[] = {"No space left on device", "Disk quota exceeded", "Cannot allocate memory",
+                                       "virtual memory exhausted", "out of memory", "Too many open files",
+                                       "Read-only file system", "Input/output error", "Resource temporarily unavailable",
+                                       "Killed signal terminated program", "internal compiler error: Killed"};
+  for (const char* sign : kSigns)
+    if (r.out.find(sign) != std::string::npos || r.err.find(sign) != std::string::npos) return std::string(sign);
+  return std::nullopt;
+}
+
+// CompiledLibrary::headers for a compile refused lean headers: a reason about
+// LibTorch's install, or about the source (lean_headers.h's why_not).
+std::string full_headers_because(const std::string& why_not) {
+  return "full: " + (base::starts_with(why_not, "LibTorch") ? why_not : "the source " + why_not);
+}
+
+
+
+
+
 
 // The entry stored at dir, or why it cannot be used (the Error's message). An
 // ok entry is used only when its lib.so has the SHA-256 meta.json recorded.

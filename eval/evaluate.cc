@@ -170,9 +170,25 @@ Result<CompiledLibrary> Evaluator::compile_reference(const Problem& problem, con
   return compiler_.compile({settings.backend, true, source, make_shim(problem), "reference"});
 }
 
-Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const EvalSettings& settings) {
+Result<std::vector<CompiledLibrary>> Evaluator::compile_references(const std::vector<Problem>& problems,
+                                                                   const EvalSettings& settings) {
+  std::vector<CompileJob> jobs;
+  for (const auto& p : problems) {
+    TRY_ASSIGN(std::string source, base::read_file(p.reference_path));
+    jobs.push_back({settings.backend, true, source, make_shim(p), "reference"});
+  }
+  return compiler_.compile_batch(jobs);
+}
+
+Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const EvalSettings& settings,
+                                              const CompiledLibrary* library) {
   auto t0 = Clock::now();
-  TRY_ASSIGN(CompiledLibrary ref, compile_reference(problem, settings));
+  CompiledLibrary ref;
+  if (library) {
+    ref = *library;
+  } else {
+    TRY_ASSIGN(ref, compile_reference(problem, settings));
+  }
   double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!ref.ok) return Error{problem.id + ": the reference does not compile:\n" + ref.log};
   TRY_ASSIGN(Outcome outcome, run_worker(problem, ref, ref, settings));

@@ -68,7 +68,14 @@ class Evaluator {
 
   // The reference against itself (one library, two runs on the same inputs),
   // for `refinery problems check`: it must agree with itself and is timed.
-  base::Result<Outcome> evaluate_reference(const Problem& problem, const EvalSettings& settings);
+  // `library`, when given, is the reference compiled already (compile_references).
+  base::Result<Outcome> evaluate_reference(const Problem& problem, const EvalSettings& settings,
+                                           const CompiledLibrary* library = nullptr);
+
+  // The references of many problems compiled together, in their order
+  // (CompileService::compile_batch): for checking a suite.
+  base::Result<std::vector<CompiledLibrary>> compile_references(const std::vector<Problem>& problems,
+                                                                const EvalSettings& settings);
 
   // Compiles the problem's reference through the cache, with no worker run:
   // callers compile many in parallel ahead of evaluating them one at a time.

@@ -14,6 +14,11 @@
 namespace agent {
 namespace {
 
+// References per batch of `problems check` (compile_batch): big enough that
+// reading LibTorch's headers is a small share, small enough that a batch
+// with a broken reference costs little to redo one by one.
+constexpr size_t kReferenceBatch = 25;
+
 // The problems that ids, ranges and sets name, each once, in the order named.
 base::Result<std::vector<eval::Problem>> select(const eval::ProblemIndex& index, const std::vector<std::string>& patterns) {
   std::vector<eval::Problem> out;
@@ -103,26 +108,36 @@ int check(const Args& args) {
     }
     problems = std::move(some).value();
   }
-  // On cuda, references compile in parallel (the compile service allows one
-  // per core) while the worker checks them on the GPU one at a time, in order.
-  // On cpu each compiles just before its check, so that compiles never share
-  // the cores that the reference is being timed on.
-  const auto policy = ctx.settings.backend == eval::Backend::cuda ? std::launch::async : std::launch::deferred;
-  std::vector<std::future<double>> compiled;
-  for (const auto& p : problems)
-    compiled.push_back(std::async(policy, [&ctx, &p] {
-      // A failure comes again, from the cache, when the reference is evaluated below.
-      auto library = ctx.evaluator->compile_reference(p, ctx.settings);
-      return library && !library->cached ? library->seconds : 0.0;
+  // References compile before any is checked, so that compiles never share
+  // the cores a reference is being timed on: in batches (compile_batch: one
+  // read of LibTorch's headers per batch), two at a time, or one by one with
+  // --no-batch. A reference that fails comes again, with its own log, when it
+  // is evaluated below.
+  std::vector<std::optional<eval::CompiledLibrary>> libraries(problems.size());
+  std::vector<double> compile_s(problems.size(), 0.0);
+  const size_t batch = args.has("no-batch") || problems.size() < 2 ? 1 : kReferenceBatch;
+  std::vector<std::future<void>> batches;
+  for (size_t first = 0; first < problems.size(); first += batch)
+    batches.push_back(std::async(std::launch::async, [&, first] {
+      const size_t last = std::min(problems.size(), first + batch);
+      std::vector<eval::Problem> some(problems.begin() + first, problems.begin() + last);
+      auto built = batch > 1 ? ctx.evaluator->compile_references(some, ctx.settings)
+                             : base::Result<std::vector<eval::CompiledLibrary>>(base::Error{"one by one"});
+      for (size_t i = first; i < last; ++i) {
+        if (built && (*built)[i - first].ok) libraries[i] = (*built)[i - first];
+        else if (auto one = ctx.evaluator->compile_reference(problems[i], ctx.settings)) libraries[i] = *one;
+        if (libraries[i] && !libraries[i]->cached) compile_s[i] = libraries[i]->seconds;
+      }
     }));
+  for (auto& b : batches) b.get();
   Printer out;
   int failures = 0, audited_clean = 0, audited_flagged = 0;
   nlohmann::json results = nlohmann::json::array();
   for (size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
-    const double compile_s = compiled[i].get();
     // The reference against itself: same inputs, two runs, which must agree.
-    auto outcome = ctx.evaluator->evaluate_reference(p, ctx.settings);
+    auto outcome = ctx.evaluator->evaluate_reference(p, ctx.settings,
+                                                     libraries[i] && libraries[i]->ok ? &*libraries[i] : nullptr);
     std::string label = p.id + " " + p.name;
     if (!outcome) {
       ++failures;
@@ -168,12 +183,14 @@ int check(const Args& args) {
       out.failed(label, format_outcome(*outcome, out));
       continue;
     }
-    const auto& t = *outcome->timing;
     char line[256];
-    std::snprintf(line, sizeof line, "%-34s  ok   reference %s median (spread %.1f%%, %d trials), run twice agrees",
-                  label.c_str(), base::format_ms(t.reference.median_ms).c_str(),
-                  100 * t.reference.spread(), t.reference.trials);
-    out.line(std::string(line) + (compile_s > 1 ? ", compile " + base::format_ms(compile_s * 1000) : ""));
+    if (const auto& t = outcome->timing)
+      std::snprintf(line, sizeof line, "%-34s  ok   reference %s median (spread %.1f%%, %d trials), run twice agrees",
+                    label.c_str(), base::format_ms(t->reference.median_ms).c_str(), 100 * t->reference.spread(),
+                    t->reference.trials);
+    else  // --no-timing
+      std::snprintf(line, sizeof line, "%-34s  ok   run twice agrees", label.c_str());
+    out.line(std::string(line) + (compile_s[i] > 1 ? ", compile " + base::format_ms(compile_s[i] * 1000) : ""));
     if (!audit_note.empty()) out.line("    " + audit_note);
   }
   if (args.has("audit") && !args.has("json"))
@@ -199,6 +216,7 @@ int cmd_problems(const std::vector<std::string>& argv) {
   std::vector<std::string> rest(argv.begin() + 1, argv.end());
   std::vector<FlagSpec> flags = eval_flags();
   flags.push_back({"audit", false, "check: also run the reference audit (would a kernel that skips the work pass?)"});
+  flags.push_back({"no-batch", false, "check: compile each reference alone, not in batches"});
   auto args = parse_args(rest, flags);
   if (!args) {
     std::fprintf(stderr, "refinery problems: %s\n%s", args.error().message.c_str(), usage);

@@ -2,12 +2,20 @@
 // LibTorch, and nvcc where the build found one.
 #include <doctest/doctest.h>
 
+#include <dlfcn.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/ones.h>
+
 #include <filesystem>
 
+#include "test_support.h"
 #include "base/fs.h"
 #include "base/sha256.h"
 #include "base/subprocess.h"
 #include "eval/compiler.h"
+#include "eval/problem.h"
+#include "eval/shim.h"
 
 namespace fs = std::filesystem;
 
@@ -40,3 +48,70 @@ TEST_SUITE("eval::CompileService with the real compiler") {
   }
 }
 
+
+namespace {
+
+// Calls a library's entry point on one tensor; its one output.
+at::Tensor call_entry(const std::string& library, const at::Tensor& x) {
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE_MESSAGE(handle != nullptr, dlerror());
+  void* symbol = dlsym(handle, eval::kEntrySymbol);
+  REQUIRE(symbol != nullptr);
+  auto entry = reinterpret_cast<int (*)(const void*, void*, char*, unsigned long)>(symbol);
+  std::vector<at::Tensor> in = {x}, out;
+  char error[256] = {0};
+  REQUIRE_MESSAGE(entry(&in, &out, error, sizeof error) == 0, error);
+  REQUIRE(out.size() == 1);
+  return out[0];
+}
+
+}  // namespace
+
+TEST_SUITE("eval::CompileService with the real compiler") {
+  TEST_CASE("a batch compiles in one unit and gives each source a library of its own entry point") {
+    auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-batch-cache");
+    base::SystemProcessRunner runner;
+    eval::CompileOptions options;
+    options.cache_dir = cache;
+    options.use_pch = false;
+    eval::CompileService service(eval::build_toolchain(), options, runner);
+    auto problem = eval::load_problem(test_support::fixture_problems_dir() + "/level1/19_relu");
+    REQUIRE(problem.ok());
+    const std::string shim = eval::make_shim(*problem);
+    // Both define the same helper and forward: each lives in a namespace of its own.
+    auto job = [&](const std::string& body) {
+      return eval::CompileJob{eval::Backend::cpu, true,
+                              "#include <torch/torch.h>\n#include <vector>\nnamespace { int twice(int v) { return 2 * v; } }\n"
+                              "torch::Tensor forward(torch::Tensor x) { " + body + " }\n",
+                              shim, "reference"};
+    };
+    std::vector<eval::CompileJob> jobs = {job("return x + twice(1);"), job("return x * twice(2);")};
+    auto built = service.compile_batch(jobs);
+    REQUIRE(built.ok());
+    REQUIRE(built->size() == 2);
+    for (const auto& lib : *built) {
+      CHECK_MESSAGE(lib.ok, lib.log);
+      CHECK(lib.headers == "batch");
+      CHECK(lib.digest == *base::sha256_file_hex(lib.library_path));
+    }
+    at::Tensor x = at::ones({3});
+    CHECK(call_entry((*built)[0].library_path, x).equal(at::full({3}, 3.0)));
+    CHECK(call_entry((*built)[1].library_path, x).equal(at::full({3}, 4.0)));
+    auto again = service.compile_batch(jobs);
+    REQUIRE(again.ok());
+    CHECK((*again)[0].cached);
+    CHECK((*again)[1].library_path == (*built)[1].library_path);
+
+    // A broken member: the batch is compiled one by one, and only that one fails, with its own error.
+    jobs.push_back(job("return y;"));
+    auto broken = service.compile_batch(jobs);
+    REQUIRE(broken.ok());
+    REQUIRE(broken->size() == 3);
+    CHECK((*broken)[0].ok);
+    CHECK((*broken)[0].headers != "batch");
+    CHECK_FALSE((*broken)[2].ok);
+    CHECK((*broken)[2].log.find("'y' was not declared in this scope") != std::string::npos);
+    CHECK(call_entry((*broken)[1].library_path, x).equal(at::full({3}, 4.0)));
+    fs::remove_all(cache);
+  }
+}
