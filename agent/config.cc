@@ -221,7 +221,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     const YAML::Node& e = root["eval"];
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
-                                     "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers"},
+                                     "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -237,6 +237,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     std::string lean = "true";
     TRY(er.choice("lean_headers", lean, {"true", "false"}));
     c.eval.lean_headers = lean == "true";
+    TRY(er.choice("compat", c.eval.compat, {"refinery", "kernelbench"}));
     TRY(er.number("max_uncertainty", c.eval.max_uncertainty, 0, 1000));
     TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
     if (e["metrics"]) {

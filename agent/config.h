@@ -68,6 +68,7 @@ struct EvalConfig {
   // (results then say trusted: false); otherwise such an evaluation fails.
   bool allow_untrusted = false;
   bool lean_headers = true;  // nvcc: lean umbrella headers where safe (eval/lean_headers.h)
+  std::string compat = "refinery";  // refinery | kernelbench: whose draws, tolerance, TF32 and timing (eval::Mode)
   // A correct timing whose uncertainty (the relative width of the speedup's
   // 95% interval: both medians' added) is beyond this is measured again, up
   // to `remeasure` more times; still beyond, the attempt is marked unstable

@@ -26,8 +26,29 @@ std::vector<uint64_t> derive_seeds(uint64_t master, int count) {
   return out;
 }
 
+std::string to_string(Mode mode) { return mode == Mode::kernelbench ? "kernelbench" : "refinery"; }
+
+Result<Mode> parse_mode(const std::string& name) {
+  if (name == "refinery") return Mode::refinery;
+  if (name == "kernelbench") return Mode::kernelbench;
+  return Error{"unknown mode '" + name + "' (expected refinery or kernelbench)"};
+}
+
+void kernelbench_draws(std::vector<ResolvedInput>& inputs) {
+  using K = DrawSpec::Kind;
+  for (auto& in : inputs) {
+    if (in.kernelbench_draw) {
+      in.draw = *in.kernelbench_draw;
+    } else if (!in.is_scalar && !in.is_weight && is_floating(in.dtype) &&
+               (in.draw.kind == K::uniform || in.draw.kind == K::normal)) {
+      in.draw = {K::uniform, 0, 1};
+    }
+  }
+}
+
 Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings) {
   if (settings.tolerance) return *settings.tolerance;
+  if (settings.mode == Mode::kernelbench) return {1e-2, 1e-2};
   if (problem.tolerance) return *problem.tolerance;
   for (const auto& in : problem.inputs)
     if (!in.is_scalar && is_floating(in.dtype)) return default_tolerance(in.dtype);
@@ -81,6 +102,11 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   job.candidate_digest = candidate.digest;
   job.allow_untrusted = settings.allow_untrusted;
   job.inputs = inputs;
+  if (settings.mode == Mode::kernelbench) {
+    kernelbench_draws(job.inputs);
+    job.tf32_cudnn = true;           // PyTorch's default, which KernelBench leaves alone
+    job.timing.flush_cache = false;  // KernelBench times back-to-back calls
+  }
   uint64_t master = settings.seed ? *settings.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   auto seeds = derive_seeds(master, settings.trials + 1);
   job.timing_seed = seeds.back();
@@ -89,7 +115,10 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   job.tolerance = effective_tolerance(problem, settings);
   job.timing = settings.timing;
   if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
-  std::lock_guard<std::mutex> lock(device_);
+  // One worker at a time where timings or a GPU are shared; correctness-only
+  // checks on the cpu backend may run side by side.
+  std::unique_lock<std::mutex> lock(device_, std::defer_lock);
+  if (settings.backend == Backend::cuda || settings.timing.enabled) lock.lock();
   TRY_ASSIGN(Outcome outcome, launcher_.run(job));
   if (outcome.sandbox.is_object() && outcome.sandbox.value("refused", false))
     return Error{problem.id + ": " + outcome.message +
@@ -116,6 +145,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
     }
     if (next.timing->uncertainty() < outcome.timing->uncertainty()) outcome = std::move(next);
   }
+  outcome.mode = to_string(settings.mode);
   if (outcome.timing) {
     outcome.timing->measurements = measurements;
     outcome.timing->unstable = unsteady(outcome);

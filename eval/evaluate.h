@@ -26,8 +26,17 @@
 
 namespace eval {
 
+// How an evaluation draws, compares and times. refinery's own mode, or
+// KernelBench v0.1's (README: KernelBench-compatible mode): U[0,1) activation
+// inputs, TF32 in cuDNN as PyTorch's defaults have it, atol = rtol = 1e-2, no
+// cache flush between timed calls.
+enum class Mode { refinery, kernelbench };
+std::string to_string(Mode mode);
+base::Result<Mode> parse_mode(const std::string& name);
+
 struct EvalSettings {
   Backend backend = Backend::cpu;
+  Mode mode = Mode::refinery;
   std::string size = "small";
   int trials = 5;                       // correctness trials
   TimingOptions timing;
@@ -54,6 +63,12 @@ struct EvalSettings {
   // candidate, or the compiler quoting it, may print what it found.
   std::vector<std::string> secrets;
 };
+
+// KernelBench v0.1's draws, in place: torch.rand (U[0,1)) for every floating
+// activation input drawn uniform or normal (weights keep PyTorch's init,
+// integer and mask inputs their draws, `then` its structure), or the spec's
+// kernelbench_draw where it gives one.
+void kernelbench_draws(std::vector<ResolvedInput>& inputs);
 
 // Splits a master seed into per-trial seeds (splitmix64), deterministic for a seed.
 std::vector<uint64_t> derive_seeds(uint64_t master, int count);
@@ -89,11 +104,12 @@ class Evaluator {
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;
-  std::mutex device_;  // held while a worker runs
+  std::mutex device_;  // held while a worker runs, but for correctness-only runs on the cpu backend
 };
 
-// The tolerance in force: settings, else the problem's, else the default of the
-// first floating input's dtype (fp32 when there is none).
+// The tolerance in force: settings, else KernelBench's 1e-2 in its mode, else
+// the problem's, else the default of the first floating input's dtype (fp32
+// when there is none).
 Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings);
 
 }  // namespace eval

@@ -36,6 +36,7 @@ json to_json(const WorkerJob& job) {
           {"candidate_digest", job.candidate_digest},
           {"scratch_bytes", job.scratch_bytes},
           {"allow_untrusted", job.allow_untrusted},
+          {"tf32_cudnn", job.tf32_cudnn},
           {"inputs", inputs},
           {"correctness_seeds", job.correctness_seeds},
           {"timing_seed", job.timing_seed},
@@ -69,6 +70,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.candidate_digest = j.at("candidate_digest").get<std::string>();
     job.scratch_bytes = j.at("scratch_bytes").get<uint64_t>();
     job.allow_untrusted = j.at("allow_untrusted").get<bool>();
+    job.tf32_cudnn = j.value("tf32_cudnn", false);
     for (const auto& in : j.at("inputs")) {
       ResolvedInput r;
       r.name = in.at("name").get<std::string>();

@@ -54,6 +54,9 @@ struct WorkerJob {
   int max_reported_mismatches = 5;
   TimingOptions timing;
   ProfileOptions profile;
+  // TF32 in cuDNN's convolutions, for reference and candidate alike: off in
+  // refinery's mode (fp32 means fp32), on in KernelBench's (PyTorch's default).
+  bool tf32_cudnn = false;
   // The runner's sandbox: its scratch /tmp, and whether a run with a layer
   // missing may go on (its outcome then says trusted: false).
   uint64_t scratch_bytes = 256ull << 20;

@@ -327,6 +327,7 @@ json to_json(const Outcome& o) {
   if (o.signal) j["signal"] = o.signal;
   if (o.exit_code) j["exit_code"] = o.exit_code;
   if (!o.phase.empty()) j["phase"] = o.phase;
+  if (!o.mode.empty()) j["mode"] = o.mode;
   if (!o.stdout_tail.empty()) j["stdout_tail"] = o.stdout_tail;
   if (!o.stderr_tail.empty()) j["stderr_tail"] = o.stderr_tail;
   j["versions"] = o.versions;
@@ -373,6 +374,7 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     if (auto* v = member(j, "signal")) TRY(as_integer(*v, "signal", 0, 127, o.signal));
     if (auto* v = member(j, "exit_code")) TRY(as_integer(*v, "exit_code", INT32_MIN, INT32_MAX, o.exit_code));
     if (auto* v = member(j, "phase")) TRY(as_text(*v, "phase", kMaxText, o.phase));
+    if (auto* v = member(j, "mode")) TRY(as_text(*v, "mode", kMaxText, o.mode));
     if (auto* v = member(j, "stdout_tail")) TRY(as_text(*v, "stdout_tail", kMaxText, o.stdout_tail));
     if (auto* v = member(j, "stderr_tail")) TRY(as_text(*v, "stderr_tail", kMaxText, o.stderr_tail));
     if (auto* v = member(j, "versions")) TRY(read_versions(*v, o.versions));

@@ -126,6 +126,7 @@ struct Outcome {
   int signal = 0;                            // crashed: the signal, if any
   int exit_code = 0;
   std::string phase;                         // the worker's last phase before it ended
+  std::string mode;                          // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
   std::string stdout_tail, stderr_tail;
   nlohmann::json versions = nlohmann::json::object();
   nlohmann::json phases_ms = nlohmann::json::object();  // where the time went

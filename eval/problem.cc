@@ -245,11 +245,16 @@ Result<ListNode> decode_list_node(const yaml::Document& doc, const YAML::Node& n
     TRY_ASSIGN(n.children, decode_list_items(doc, items, dtype, list));
     return n;
   }
-  TRY(yaml::check_keys(doc, node, {"name", "shape", "draw", "why"}, "an entry of weight list '" + list + "'"));
+  TRY(yaml::check_keys(doc, node, {"name", "shape", "draw", "kernelbench_draw", "why"},
+                       "an entry of weight list '" + list + "'"));
   TRY_ASSIGN(YAML::Node name, yaml::require(doc, node, "name", "an entry of weight list '" + list + "'"));
   TRY_ASSIGN(n.name, yaml::as_string(doc, name, "name"));
   const std::string what = "entry '" + n.name + "' of weight list '" + list + "'";
   TRY(decode_shape_and_draw(doc, node, dtype, what, n.shape, n.draw));
+  if (node["kernelbench_draw"]) {
+    TRY_ASSIGN(n.kernelbench_draw, decode_draw(doc, node["kernelbench_draw"], what));
+    TRY(check_draw_fits(doc, node["kernelbench_draw"], dtype, *n.kernelbench_draw, what));
+  }
   if (node["why"]) {
     TRY_ASSIGN(n.why, yaml::as_string(doc, node["why"], "why"));
   }
@@ -268,7 +273,8 @@ Status expand_list(const yaml::Document& doc, const YAML::Node& items, const std
       if (!name) return doc.error_at(y["name"], name.error().message);
       if (out.size() == kMaxListEntries)
         return doc.error_at(y, "a weight list holds at most " + std::to_string(kMaxListEntries) + " entries");
-      out.push_back({*name, n.shape, n.draw, vars, y.Mark().line, y.Mark().column, top < 0 ? static_cast<int>(i) : top});
+      out.push_back({*name, n.shape, n.draw, n.kernelbench_draw, vars, y.Mark().line, y.Mark().column,
+                     top < 0 ? static_cast<int>(i) : top});
       continue;
     }
     for (const auto& var : n.vars)
@@ -320,7 +326,8 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
   TRY_ASSIGN(YAML::Node name_node, yaml::require(doc, node, "name", "input"));
   TRY_ASSIGN(input.name, yaml::as_string(doc, name_node, "name"));
   const std::string what = "input '" + input.name + "'";
-  TRY(yaml::check_keys(doc, node, {"name", "kind", "role", "dtype", "shape", "draw", "then", "value", "why", "items"},
+  TRY(yaml::check_keys(doc, node,
+                       {"name", "kind", "role", "dtype", "shape", "draw", "kernelbench_draw", "then", "value", "why", "items"},
                        what));
   if (node["kind"]) {
     TRY_ASSIGN(std::string kind, yaml::as_choice(doc, node["kind"], "kind", {"tensor", "scalar", "tensors"}));
@@ -350,6 +357,10 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
   if (node["value"]) return doc.error_at(node["value"], "'value' is only for scalar inputs");
   TRY(decode_shape_and_draw(doc, node, input.dtype, what, input.shape, input.draw));
   const YAML::Node draw = node["draw"];
+  if (node["kernelbench_draw"]) {
+    TRY_ASSIGN(input.kernelbench_draw, decode_draw(doc, node["kernelbench_draw"], what));
+    TRY(check_draw_fits(doc, node["kernelbench_draw"], input.dtype, *input.kernelbench_draw, what));
+  }
   const bool integral = !is_floating(input.dtype);
   if (node["then"]) {
     TRY_ASSIGN(input.then, yaml::as_choice(doc, node["then"], "then", input_transforms()));
@@ -386,6 +397,8 @@ Status check_resolves(const yaml::Document& doc, const YAML::Node& root, const P
         }
         auto draw = resolve_draw(e.draw, bound);
         if (!draw) return doc.error_at(mark, where + draw.error().message);
+        if (e.kernelbench_draw)
+          if (auto kb = resolve_draw(*e.kernelbench_draw, bound); !kb) return doc.error_at(mark, where + kb.error().message);
       }
       for (size_t d = 0; d < in.shape.size(); ++d) {
         auto v = base::eval_int_expr(in.shape[d], dims);
@@ -395,6 +408,10 @@ Status check_resolves(const yaml::Document& doc, const YAML::Node& root, const P
       if (!in.is_scalar && !in.is_list) {
         auto draw = resolve_draw(in.draw, dims);
         if (!draw) return doc.error_at(node["draw"], "size '" + preset + "': " + draw.error().message);
+      }
+      if (in.kernelbench_draw) {
+        auto draw = resolve_draw(*in.kernelbench_draw, dims);
+        if (!draw) return doc.error_at(node["kernelbench_draw"], "size '" + preset + "': " + draw.error().message);
       }
     }
     for (const char* key : {"flops", "bytes"}) {
@@ -553,6 +570,9 @@ Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const 
         r.shape.push_back(v);
       }
       TRY_ASSIGN(r.draw, resolve_draw(e.draw, bound));
+      if (e.kernelbench_draw) {
+        TRY_ASSIGN(r.kernelbench_draw, resolve_draw(*e.kernelbench_draw, bound));
+      }
       out.push_back(std::move(r));
     }
     if (in.is_list) continue;
@@ -569,6 +589,9 @@ Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const 
     }
     if (!in.is_scalar) {
       TRY_ASSIGN(r.draw, resolve_draw(in.draw, *dims));
+    }
+    if (in.kernelbench_draw) {
+      TRY_ASSIGN(r.kernelbench_draw, resolve_draw(*in.kernelbench_draw, *dims));
     }
     out.push_back(std::move(r));
   }

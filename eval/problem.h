@@ -58,6 +58,7 @@ struct ListNode {
   std::string name;
   std::vector<std::string> shape;
   DrawSpec draw;
+  std::optional<DrawSpec> kernelbench_draw;
   std::string why;
   // A repeat: loop variables walked together over lists of integers
   // (values[v][iteration]), or one variable over the range "lo..hi"
@@ -75,6 +76,7 @@ struct ListEntry {
   std::string name;  // `{expr}`s replaced
   std::vector<std::string> shape;
   DrawSpec draw;
+  std::optional<DrawSpec> kernelbench_draw;
   base::Dims vars;
   int line = 0, column = 0;  // of the entry in spec.yaml, for errors
   int top = 0;               // the index in `items` of the node it came from
@@ -94,6 +96,7 @@ struct InputSpec {
   DType dtype = DType::float32;
   std::vector<std::string> shape;  // dim names, numbers or expressions
   DrawSpec draw;
+  std::optional<DrawSpec> kernelbench_draw;  // KernelBench's draw, where its mode's U[0,1) rule is wrong for it
   std::string then;           // one of input_transforms(), or empty
   double scalar_value = 0;    // for scalars
   std::string why;            // why this distribution was chosen
@@ -110,6 +113,7 @@ struct ResolvedInput {
   DType dtype = DType::float32;
   std::vector<int64_t> shape;
   ResolvedDraw draw;
+  std::optional<ResolvedDraw> kernelbench_draw;
   std::string then;           // one of input_transforms(), or empty
   double scalar_value = 0;
   int64_t elements() const;

@@ -77,6 +77,7 @@ json to_json(const Attempt& a) {
             {"cost_usd", a.cost_usd}, {"response_text", a.response_text}, {"feedback", a.feedback}};
   if (a.evaluated) {
     j["backend"] = a.backend;
+    if (!a.mode.empty()) j["mode"] = a.mode;
     j["speedup"] = optional_number(a.speedup);
     j["candidate_ms"] = optional_number(a.candidate_ms);
     j["reference_ms"] = optional_number(a.reference_ms);
@@ -98,6 +99,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "status", a.status));
     TRY(read(j, "message", a.message));
     TRY(read(j, "backend", a.backend));
+    TRY(read(j, "mode", a.mode));
     a.evaluated = j.contains("backend");
     TRY(read(j, "speedup", a.speedup));
     TRY(read(j, "candidate_ms", a.candidate_ms));

@@ -50,6 +50,7 @@ struct Attempt {
   std::string message;
   bool evaluated = false;  // a candidate was compiled and run (backend and timings are set)
   std::string backend;     // "cpu" or "cuda", when evaluated
+  std::string mode;        // "refinery" or "kernelbench" (eval.compat), when evaluated; empty in older records
   std::optional<double> speedup, candidate_ms, reference_ms;  // when timed
   bool unstable = false;   // the timing's uncertainty was above eval.max_uncertainty
   bool truncated = false;  // the response was cut at the output token limit

@@ -288,6 +288,7 @@ class Runner {
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       record.evaluated = true;
       record.backend = d_.target.backend;
+      record.mode = outcome.mode;
       record.status = summary.value("status", "");
       record.message = summary.value("message", "");
       for (auto [k, v] : {std::pair{"speedup", &record.speedup}, std::pair{"candidate_ms", &record.candidate_ms},

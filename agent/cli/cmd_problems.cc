@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <future>
+#include <atomic>
+#include <thread>
 
 #include "agent/cli/audit.h"
 #include "agent/cli/commands.h"
@@ -130,14 +132,27 @@ int check(const Args& args) {
       }
     }));
   for (auto& b : batches) b.get();
+  // Checked in order; on cpu without timing (nothing to disturb) one per core at a time.
+  const bool side_by_side = ctx.settings.backend == eval::Backend::cpu && !ctx.settings.timing.enabled;
+  const size_t lanes = side_by_side ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  std::vector<std::promise<base::Result<eval::Outcome>>> promised(problems.size());
+  std::vector<std::future<base::Result<eval::Outcome>>> outcomes;
+  for (auto& p : promised) outcomes.push_back(p.get_future());
+  std::atomic<size_t> next{0};
+  std::vector<std::jthread> workers;
+  for (size_t w = 0; w < lanes; ++w)
+    workers.emplace_back([&] {
+      for (size_t i; (i = next++) < problems.size();)
+        promised[i].set_value(ctx.evaluator->evaluate_reference(
+            problems[i], ctx.settings, libraries[i] && libraries[i]->ok ? &*libraries[i] : nullptr));
+    });
   Printer out;
   int failures = 0, audited_clean = 0, audited_flagged = 0;
   nlohmann::json results = nlohmann::json::array();
   for (size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
     // The reference against itself: same inputs, two runs, which must agree.
-    auto outcome = ctx.evaluator->evaluate_reference(p, ctx.settings,
-                                                     libraries[i] && libraries[i]->ok ? &*libraries[i] : nullptr);
+    auto outcome = outcomes[i].get();
     std::string label = p.id + " " + p.name;
     if (!outcome) {
       ++failures;

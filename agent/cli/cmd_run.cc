@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -70,7 +71,7 @@ base::Result<std::vector<std::string>> left_out_of(const std::vector<std::string
 // Writes report.json and report.txt into the run folder and prints one of them.
 int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
                 const std::vector<Attempt>& attempts, bool json_out, const std::vector<std::string>& leave_out,
-                const eval::ProblemIndex& index) {
+                const eval::ProblemIndex& index, const std::optional<std::pair<std::string, nlohmann::json>>& compared = {}) {
   auto left_out = left_out_of(leave_out, problems, index);
   if (!left_out) {
     std::fprintf(stderr, "refinery report: %s\n", left_out.error().message.c_str());
@@ -78,6 +79,11 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
   }
   auto report = campaign_report(config, problems, attempts, *left_out, leave_out);
   std::string text = format_report(report);
+  if (compared) {
+    report["compare"] = compared->second;
+    report["compare"]["run"] = compared->first;
+    text += format_comparison(compared->second, compared->first);
+  }
   for (const auto& [name, content] : {std::pair{"report.json", report.dump(2)}, std::pair{"report.txt", text}})
     if (auto s = base::write_file_atomic((run / name).string(), content); !s)
       std::fprintf(stderr, "refinery: %s\n", s.error().message.c_str());
@@ -91,10 +97,11 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
 int cmd_report(const std::vector<std::string>& argv) {
   auto args = parse_args(argv, {{"json", false, "print JSON"},
                                  {"leave-out", true, "ids, ranges, set:NAME or tag:NAME (comma-separated) to leave out of fast_p, besides report.leave_out"},
-                                 {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"}});
+                                 {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
+                                 {"compare", true, "another run folder (the same campaign in the other eval.compat mode, say): list the attempts whose verdicts differ"}});
   if (!args || args->positional.size() != 1) {
     if (!args) std::fprintf(stderr, "refinery report: %s\n", args.error().message.c_str());
-    std::fprintf(stderr, "usage: refinery report RUN_DIR [--json] [--leave-out set:degenerate] [--problems DIR]\n");
+    std::fprintf(stderr, "usage: refinery report RUN_DIR [--json] [--leave-out set:degenerate] [--problems DIR] [--compare RUN_DIR]\n");
     return 2;
   }
   const fs::path run = args->positional[0];
@@ -122,8 +129,23 @@ int cmd_report(const std::vector<std::string>& argv) {
   std::vector<std::string> leave_out = config->leave_out;
   for (const auto& p : base::split(args->get("leave-out"), ','))
     if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
+  std::optional<std::pair<std::string, nlohmann::json>> compared;
+  if (args->has("compare")) {
+    const fs::path other = args->get("compare");
+    auto other_config = base::read_file((other / "config.yaml").string());
+    if (!other_config) {
+      std::fprintf(stderr, "refinery report: --compare: %s is not a run folder (no config.yaml)\n", other.c_str());
+      return 1;
+    }
+    auto other_store = RunStore::open(other.string(), *other_config, false, /*exclusive=*/false);
+    if (!other_store) {
+      std::fprintf(stderr, "refinery report: --compare: %s\n", other_store.error().message.c_str());
+      return 1;
+    }
+    compared.emplace(other.string(), compare_verdicts(store->attempts(), other_store->attempts()));
+  }
   return emit_report(run, *config, selection.get<std::vector<std::string>>(), store->attempts(), args->has("json"),
-                     leave_out, problem_index(args->get("problems")));
+                     leave_out, problem_index(args->get("problems")), compared);
 }
 
 int cmd_run(const std::vector<std::string>& argv) {
@@ -176,6 +198,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.metrics = e.metrics;
   options.allow_untrusted = e.allow_untrusted;
   options.lean_headers = e.lean_headers;
+  options.mode = e.compat == "kernelbench" ? eval::Mode::kernelbench : eval::Mode::refinery;
   options.max_uncertainty = e.max_uncertainty;
   options.remeasure = e.remeasure;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};

@@ -31,6 +31,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"remeasure", true, "how many more times an unstable timing is measured (default 1)"},
       {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
       {"full-headers", false, "cuda: compile <torch/torch.h> and <torch/extension.h> as LibTorch's own, never lean"},
+      {"compat", true, "refinery (default) or kernelbench: evaluate as KernelBench v0.1 does (README)"},
       {"json", false, "print one JSON object per evaluation"},
   };
   return flags;
@@ -72,6 +73,11 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   o.keep_job_dirs = args.has("keep");
   o.allow_untrusted = args.has("allow-untrusted");
   o.lean_headers = !args.has("full-headers");
+  if (args.has("compat")) {
+    auto mode = eval::parse_mode(args.get("compat"));
+    if (!mode) return base::usage_error("--compat: " + mode.error().message);
+    o.mode = *mode;
+  }
   if (args.has("profile") || args.has("profiler")) {
     o.profiler = args.get("profiler", "cupti");
     if (o.profiler != "cupti" && o.profiler != "ncu")
@@ -140,6 +146,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.tolerance = options.tolerance;
   s.max_uncertainty = options.max_uncertainty;
   s.remeasure = options.remeasure;
+  s.mode = options.mode;
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;

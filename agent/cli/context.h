@@ -42,6 +42,7 @@ struct EvalOptions {
   bool keep_job_dirs = false;
   bool allow_untrusted = false;
   bool lean_headers = true;              // false: always LibTorch's own umbrella headers
+  eval::Mode mode = eval::Mode::refinery;  // --compat
   double max_uncertainty = 0.1;
   int remeasure = 1;
   std::optional<eval::Tolerance> tolerance;  // overrides the problems' own

@@ -18,6 +18,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
     if (!out_set.count(p)) counted.push_back(p);
   json arms = json::array();
   std::set<std::string> backends;  // where the attempts were timed
+  std::set<std::string> modes;     // how they were evaluated (eval.compat); records before modes are refinery's
   for (const auto& m : config.models) {
     for (const auto& s : config.strategies) {
       std::vector<AttemptSummary> summaries;
@@ -33,6 +34,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
         unstable += marked;
         summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked});
         if (a.evaluated) backends.insert(a.backend);
+        if (a.evaluated) modes.insert(a.mode.empty() ? "refinery" : a.mode);
         usage_invalid += !a.usage.invalid.empty();
         input += a.usage.input_tokens;
         cached += a.usage.cached_input_tokens;
@@ -60,7 +62,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
     }
   }
   json report = {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
-                 {"backends", backends}, {"arms", arms}};
+                 {"backends", backends}, {"modes", modes}, {"arms", arms}};
   if (!leave_out_patterns.empty()) {
     std::vector<std::string> listed;
     for (const auto& p : problems)
@@ -78,6 +80,11 @@ std::string format_report(const json& report) {
       if (b == "cpu")
         out += "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n";
   }
+  if (report.contains("modes"))
+    for (const auto& m : report["modes"])
+      out += m == "kernelbench" ? "mode: kernelbench (KernelBench v0.1: U[0,1) inputs, atol = rtol = 1e-2, TF32 in cuDNN, "
+                                  "no cache flush between timed calls)\n"
+                                : "mode: refinery\n";
   if (report.contains("left_out")) {
     const auto& lo = report["left_out"];
     std::vector<std::string> patterns = lo["patterns"].get<std::vector<std::string>>();
@@ -125,6 +132,38 @@ std::string format_report(const json& report) {
     if (const int n = arm.value("usage_invalid", 0); n > 0)
       out += "  usage: " + std::to_string(n) + " response" + (n == 1 ? "" : "s") +
              " reported impossible token counts, counted as 0\n";
+  }
+  return out;
+}
+
+json compare_verdicts(const std::vector<Attempt>& ours, const std::vector<Attempt>& theirs) {
+  std::map<std::string, const Attempt*> by_key;
+  for (const auto& a : theirs)
+    if (a.evaluated) by_key[a.key.str()] = &a;
+  json differ = json::array();
+  size_t both = 0;
+  for (const auto& a : ours) {
+    auto it = a.evaluated ? by_key.find(a.key.str()) : by_key.end();
+    if (it == by_key.end()) continue;
+    ++both;
+    const Attempt& b = *it->second;
+    if (a.status == b.status) continue;
+    auto side = [](const Attempt& x) {
+      return json{{"mode", x.mode.empty() ? "refinery" : x.mode}, {"status", x.status}, {"message", x.message}};
+    };
+    differ.push_back({{"key", a.key.str()}, {"this", side(a)}, {"other", side(b)}});
+  }
+  return {{"compared", both}, {"differ", differ}};
+}
+
+std::string format_comparison(const json& comparison, const std::string& other) {
+  std::string out = "verdicts against " + other + ": " + std::to_string(comparison["differ"].size()) + " of " +
+                    std::to_string(comparison["compared"].get<size_t>()) + " attempts evaluated in both differ\n";
+  for (const auto& d : comparison["differ"]) {
+    auto side = [](const json& s) {
+      return s["mode"].get<std::string>() + ": " + s["status"].get<std::string>() + " (" + s["message"].get<std::string>() + ")";
+    };
+    out += "  " + d["key"].get<std::string>() + "\n    " + side(d["this"]) + "\n    " + side(d["other"]) + "\n";
   }
   return out;
 }

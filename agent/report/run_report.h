@@ -24,4 +24,11 @@ nlohmann::json campaign_report(const Config& config, const std::vector<std::stri
 
 std::string format_report(const nlohmann::json& report);
 
+// The attempts evaluated in both campaigns (the same key: model, strategy,
+// problem, sample, turn) whose verdicts differ, with each side's mode, status
+// and message (which says why: a mismatch's share of elements beyond its
+// tolerance, say): for a campaign replayed in both modes.
+nlohmann::json compare_verdicts(const std::vector<Attempt>& ours, const std::vector<Attempt>& theirs);
+std::string format_comparison(const nlohmann::json& comparison, const std::string& other);
+
 }  // namespace agent

@@ -191,13 +191,14 @@ class CudaDevice : public Device {
 
 }  // namespace
 
-base::Result<std::unique_ptr<Device>> make_device(Backend backend, int ordinal, int threads) {
+base::Result<std::unique_ptr<Device>> make_device(Backend backend, int ordinal, int threads, bool tf32_cudnn) {
   if (backend == Backend::cpu) return std::unique_ptr<Device>(new CpuDevice(threads));
 #if REFINERY_WITH_CUDA
   if (!torch::cuda::is_available()) return base::Error{"the cuda backend needs a visible GPU, and LibTorch sees none"};
   // fp32 means fp32: the references must not use TF32 (cuDNN's default for
   // convolutions), or exact fp32 candidates would fail the 1e-4 tolerance.
-  at::globalContext().setAllowTF32CuDNN(false);
+  // KernelBench's mode keeps PyTorch's default (WorkerJob::tf32_cudnn).
+  at::globalContext().setAllowTF32CuDNN(tf32_cudnn);
   at::globalContext().setAllowTF32CuBLAS(false);
   return CudaDevice::create(ordinal);
 #else

@@ -52,7 +52,7 @@ class Device {
 };
 
 // Creates the device the job asks for, or an Error saying why it cannot.
-base::Result<std::unique_ptr<Device>> make_device(Backend backend, int ordinal, int threads);
+base::Result<std::unique_ptr<Device>> make_device(Backend backend, int ordinal, int threads, bool tf32_cudnn = false);
 
 // What this worker can see: LibTorch version, CUDA availability and devices.
 nlohmann::json probe();

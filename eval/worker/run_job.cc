@@ -224,7 +224,7 @@ Outcome Judge::run() {
   end_phase("runner_launch");
 
   progress_("device");
-  auto device_or = make_device(job_.backend, job_.device, job_.threads);
+  auto device_or = make_device(job_.backend, job_.device, job_.threads, job_.tf32_cudnn);
   if (!device_or) return finish(Status::runtime_error, device_or.error().message);
   device_ = std::move(device_or).value();
   o_.versions = device_->describe();

@@ -178,7 +178,7 @@ nlohmann::json runner_job(const WorkerJob& job) {
     inputs.push_back({{"name", in.name}, {"scalar", in.is_scalar}, {"dtype", to_string(in.dtype)},
                       {"shape", in.shape}, {"value", in.scalar_value}});
   return {{"backend", to_string(job.backend)}, {"device", job.device},   {"threads", job.threads},
-          {"inputs", inputs},                  {"metrics", job.profile.metrics}};
+          {"inputs", inputs},                  {"metrics", job.profile.metrics}, {"tf32_cudnn", job.tf32_cudnn}};
 }
 
 // The runner is PID 1 of its namespace, and the kernel ignores the signals
@@ -223,7 +223,7 @@ int runner_main() {
     hello(Reply::failed, std::string("the runner's job is malformed: ") + e.what());
     return 2;
   }
-  auto device = make_device(backend, r.ordinal, job.value("threads", 0));
+  auto device = make_device(backend, r.ordinal, job.value("threads", 0), job.value("tf32_cudnn", false));
   if (!device) return hello(Reply::failed, device.error().message), 2;
   r.device = std::move(device).value();
   // The filter goes on before any model code is in the process, and the judge

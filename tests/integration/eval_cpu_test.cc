@@ -48,6 +48,22 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK_MESSAGE(unmasked.status == Status::mismatch, unmasked.message);
   }
 
+  TEST_CASE("KernelBench's mode judges at its 1e-2: an answer 1e-3 off passes there and not in refinery's") {
+    const std::string off = "#include <torch/torch.h>\ntorch::Tensor forward(torch::Tensor x) { return torch::relu(x) + 1e-3; }\n";
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(problem.ok());
+    auto ours = cpu().run("level1/19", off);
+    CHECK(ours.status == Status::mismatch);
+    CHECK(ours.mode == "refinery");
+    eval::EvalSettings kb = cpu().settings;
+    kb.mode = eval::Mode::kernelbench;
+    auto theirs = cpu().evaluator->evaluate(*problem, off, kb);
+    REQUIRE(theirs.ok());
+    CHECK_MESSAGE(theirs->status == Status::correct, theirs->message);
+    CHECK(theirs->mode == "kernelbench");
+    CHECK(eval::summary_json(*theirs)["mode"] == "kernelbench");
+  }
+
   TEST_CASE("a wrong candidate is a mismatch with the first differing elements") {
     auto o = cpu().run("level1/19", fixture("relu_wrong.cpp"));
     CHECK(o.status == Status::mismatch);

@@ -20,6 +20,7 @@ Attempt evaluated() {
   a.message = "correct; speedup 1.500x";
   a.evaluated = true;
   a.backend = "cuda";
+  a.mode = "kernelbench";
   a.speedup = 1.5;
   a.candidate_ms = 2.0;
   a.reference_ms = 3.0;
@@ -44,6 +45,7 @@ TEST_SUITE("agent::Attempt") {
     CHECK(agent::to_json(*back) == j);
     CHECK(back->key.str() == a.key.str());
     CHECK(back->usage.invalid == a.usage.invalid);
+    CHECK(back->mode == "kernelbench");
     CHECK(back->correct_speedup() == 1.5);
   }
 

@@ -413,3 +413,55 @@ TEST_SUITE("eval::Problem weight lists") {
     CHECK(load_error(spec).find("a weight list holds at most 1000 entries") != std::string::npos);
   }
 }
+
+TEST_SUITE("eval KernelBench-compatible mode") {
+  TEST_CASE("activation inputs are drawn U[0,1); weights, integers, masks and a spec's own KernelBench draw are not") {
+    std::string spec = kGood;
+    spec.replace(spec.find("  - name: s\n"), 0,
+                 "  - name: m\n    dtype: float32\n    shape: [B]\n    draw: {bernoulli: {p: 0.5}}\n"
+                 "  - name: a\n    dtype: float32\n    shape: [B, B]\n    draw: {uniform: {low: -0.1, high: 0}}\n"
+                 "    kernelbench_draw: {normal: {}}\n    then: symmetric\n");
+    std::string dir = write_problem(spec);
+    auto p = eval::load_problem(dir);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+    auto inputs = eval::resolve_inputs(*p, "small");
+    REQUIRE(inputs.ok());
+    auto kb = *inputs;
+    eval::kernelbench_draws(kb);
+    using K = eval::DrawSpec::Kind;
+    // x: normal(0, 1) in refinery's mode, torch.rand in KernelBench's.
+    CHECK((*inputs)[0].draw.kind == K::normal);
+    CHECK(kb[0].draw.kind == K::uniform);
+    CHECK(kb[0].draw.a == 0);
+    CHECK(kb[0].draw.b == 1);
+    // w (a weight, default init), t (randint) and m (a mask) keep their draws.
+    for (size_t i : {1, 2, 3}) {
+      CHECK(kb[i].draw.kind == (*inputs)[i].draw.kind);
+      CHECK(kb[i].draw.a == (*inputs)[i].draw.a);
+      CHECK(kb[i].draw.b == (*inputs)[i].draw.b);
+    }
+    // a: the spec's kernelbench_draw, and its structure stays.
+    CHECK(kb[4].draw.kind == K::normal);
+    CHECK(kb[4].draw.b == 1);
+    CHECK(kb[4].then == "symmetric");
+    CHECK(kb[5].is_scalar);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("KernelBench's tolerance is 1e-2 unless the settings give one") {
+    std::string dir = write_problem(std::string(kGood) + "tolerance: {atol: 0.001}\n");
+    auto p = eval::load_problem(dir);
+    REQUIRE(p.ok());
+    eval::EvalSettings settings;
+    settings.mode = eval::Mode::kernelbench;
+    CHECK(eval::effective_tolerance(*p, settings).atol == 1e-2);
+    CHECK(eval::effective_tolerance(*p, settings).rtol == 1e-2);
+    settings.tolerance = eval::Tolerance{0.5, 0.25};
+    CHECK(eval::effective_tolerance(*p, settings).atol == 0.5);
+    CHECK(eval::to_string(eval::Mode::kernelbench) == "kernelbench");
+    CHECK(eval::parse_mode("refinery").ok());
+    CHECK(eval::parse_mode("kernelbanch").error().message ==
+          "unknown mode 'kernelbanch' (expected refinery or kernelbench)");
+    fs::remove_all(dir);
+  }
+}

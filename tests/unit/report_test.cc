@@ -113,4 +113,44 @@ TEST_SUITE("agent::report") {
     CHECK(text.find("left out of fast_p, the correct rate and the geomean (set:degenerate): 1 of 3 problems: level2/80\n") !=
           std::string::npos);
   }
+
+  TEST_CASE("the report says which modes produced its attempts, and a comparison lists the verdicts that differ") {
+    auto attempt = [](const std::string& problem, const std::string& status, const std::string& mode) {
+      agent::Attempt a;
+      a.key = {"m", "s", problem, 0, 1};
+      a.status = status;
+      a.message = status + " in " + mode;
+      a.evaluated = true;
+      a.backend = "cuda";
+      a.mode = mode;
+      if (status == "correct") a.speedup = 1.2;
+      return a;
+    };
+    std::vector<agent::Attempt> ours = {attempt("level1/19", "correct", "refinery"),
+                                        attempt("level1/20", "mismatch", "refinery"),
+                                        attempt("level1/21", "correct", "refinery")};
+    std::vector<agent::Attempt> theirs = {attempt("level1/19", "correct", "kernelbench"),
+                                          attempt("level1/20", "correct", "kernelbench")};
+    agent::Config config;
+    config.models.push_back({});
+    config.models[0].name = "m";
+    config.strategies.push_back({});
+    config.strategies[0].name = "s";
+    auto r = agent::campaign_report(config, {"level1/19", "level1/20", "level1/21"}, ours);
+    CHECK(r["modes"] == std::vector<std::string>{"refinery"});
+    CHECK(agent::format_report(r).find("mode: refinery\n") != std::string::npos);
+    auto kb = agent::campaign_report(config, {"level1/19", "level1/20"}, theirs);
+    CHECK(agent::format_report(kb).find("mode: kernelbench (KernelBench v0.1") != std::string::npos);
+
+    auto c = agent::compare_verdicts(ours, theirs);
+    CHECK(c["compared"] == 2);  // level1/21 was evaluated in one campaign only
+    REQUIRE(c["differ"].size() == 1);
+    CHECK(c["differ"][0]["key"] == "m/s/level1/20/s0/t1");
+    CHECK(c["differ"][0]["this"]["status"] == "mismatch");
+    CHECK(c["differ"][0]["other"]["mode"] == "kernelbench");
+    CHECK(agent::format_comparison(c, "runs/kb") ==
+          "verdicts against runs/kb: 1 of 2 attempts evaluated in both differ\n"
+          "  m/s/level1/20/s0/t1\n    refinery: mismatch (mismatch in refinery)\n"
+          "    kernelbench: correct (correct in kernelbench)\n");
+  }
 }
