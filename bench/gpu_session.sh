@@ -14,6 +14,8 @@
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh
 #   doctor     refinery doctor --backend cuda
+#   check      problems check at full size on cuda (REFINERY_CHECK_IDS, default every problem;
+#              REFINERY_CHECK_FLAGS, e.g. --compat kernelbench), JSON in check_full.json
 #
 # REFINERY_SESSION_S (default 570) is the whole call's budget in seconds;
 # REFINERY_SESSION_EVAL=0 leaves out the one full-size evaluation.
@@ -97,6 +99,21 @@ for stage in "${stages[@]}"; do
       REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout "$(left 150)" \
         bench/timing_floor.sh build-gpu 5 > "$out/floor.log" 2>&1
       tail -10 "$out/floor.log" ;;
+    check)
+      step "problems check ${REFINERY_CHECK_IDS:-(all)} --size full"
+      # shellcheck disable=SC2086
+      timeout "$(left 400)" build-gpu/refinery problems check ${REFINERY_CHECK_IDS:-} --backend cuda --size full \
+        --trials 2 --timing-trials 10 ${REFINERY_CHECK_FLAGS:-} --json > "$out/check_full.json" 2> "$out/check_full.err"
+      python3 - "$out/check_full.json" <<'PY' || tail -20 "$out/check_full.err"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+bad = [r for r in rows if not r.get("ok")]
+print(len(rows) - len(bad), "of", len(rows), "ok")
+for r in rows:
+    ms = r.get("reference_ms")
+    print(r["problem"], "ok" if r.get("ok") else "FAILED", "%.3f ms" % ms if ms else "", r.get("message", "")[:300])
+PY
+      ;;
     doctor)
       step doctor
       timeout "$(left 120)" build-gpu/refinery doctor --backend cuda > "$out/doctor.log" 2>&1

@@ -3,39 +3,34 @@
 // between (Dropout p=0 is identity).
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace {
 
 constexpr int kConvsPerBlock[5] = {2, 2, 4, 4, 4};
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor conv1_w, torch::Tensor conv1_b,
-                      torch::Tensor conv2_w, torch::Tensor conv2_b, torch::Tensor conv3_w,
-                      torch::Tensor conv3_b, torch::Tensor conv4_w, torch::Tensor conv4_b,
-                      torch::Tensor conv5_w, torch::Tensor conv5_b, torch::Tensor conv6_w,
-                      torch::Tensor conv6_b, torch::Tensor conv7_w, torch::Tensor conv7_b,
-                      torch::Tensor conv8_w, torch::Tensor conv8_b, torch::Tensor conv9_w,
-                      torch::Tensor conv9_b, torch::Tensor conv10_w, torch::Tensor conv10_b,
-                      torch::Tensor conv11_w, torch::Tensor conv11_b, torch::Tensor conv12_w,
-                      torch::Tensor conv12_b, torch::Tensor conv13_w, torch::Tensor conv13_b,
-                      torch::Tensor conv14_w, torch::Tensor conv14_b, torch::Tensor conv15_w,
-                      torch::Tensor conv15_b, torch::Tensor conv16_w, torch::Tensor conv16_b,
-                      torch::Tensor fc1_w, torch::Tensor fc1_b, torch::Tensor fc2_w,
-                      torch::Tensor fc2_b, torch::Tensor fc3_w, torch::Tensor fc3_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
   namespace F = torch::nn::functional;
-  const torch::Tensor conv_w[] = {conv1_w, conv2_w, conv3_w, conv4_w, conv5_w, conv6_w, conv7_w,
-                                 conv8_w, conv9_w, conv10_w, conv11_w, conv12_w, conv13_w, conv14_w,
-                                 conv15_w, conv16_w};
-  const torch::Tensor conv_b[] = {conv1_b, conv2_b, conv3_b, conv4_b, conv5_b, conv6_b, conv7_b,
-                                 conv8_b, conv9_b, conv10_b, conv11_b, conv12_b, conv13_b, conv14_b,
-                                 conv15_b, conv16_b};
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
   torch::Tensor h = x;
-  int layer = 0;
   for (int convs : kConvsPerBlock) {
-    for (int i = 0; i < convs; ++i, ++layer)
-      h = torch::relu(torch::conv2d(h, conv_w[layer], conv_b[layer], /*stride=*/1, /*padding=*/1));
+    for (int i = 0; i < convs; ++i) {
+      torch::Tensor conv_w = next();
+      torch::Tensor conv_b = next();
+      h = torch::relu(torch::conv2d(h, conv_w, conv_b, /*stride=*/1, /*padding=*/1));
+    }
     h = torch::max_pool2d(h, /*kernel_size=*/2, /*stride=*/2);
   }
+  torch::Tensor fc1_w = next();
+  torch::Tensor fc1_b = next();
+  torch::Tensor fc2_w = next();
+  torch::Tensor fc2_b = next();
+  torch::Tensor fc3_w = next();
+  torch::Tensor fc3_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   h = h.flatten(1);  // [B, 512 * H/32 * W/32]
   h = torch::relu(F::linear(h, fc1_w, fc1_b));
   h = torch::relu(F::linear(h, fc2_w, fc2_b));

@@ -13,25 +13,22 @@ constexpr double kBnMomentum = 0.1;  // only moves running stats, which are not 
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor bn1_w, torch::Tensor bn1_b,
-                      torch::Tensor conv1_w, torch::Tensor bn2_w, torch::Tensor bn2_b,
-                      torch::Tensor conv2_w, torch::Tensor bn3_w, torch::Tensor bn3_b,
-                      torch::Tensor conv3_w, torch::Tensor bn4_w, torch::Tensor bn4_b,
-                      torch::Tensor conv4_w, torch::Tensor bn5_w, torch::Tensor bn5_b,
-                      torch::Tensor conv5_w, torch::Tensor bn6_w, torch::Tensor bn6_b,
-                      torch::Tensor conv6_w) {
-  const torch::Tensor bn_w[kLayers] = {bn1_w, bn2_w, bn3_w, bn4_w, bn5_w, bn6_w};
-  const torch::Tensor bn_b[kLayers] = {bn1_b, bn2_b, bn3_b, bn4_b, bn5_b, bn6_b};
-  const torch::Tensor conv_w[kLayers] = {conv1_w, conv2_w, conv3_w, conv4_w, conv5_w, conv6_w};
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
   std::vector<torch::Tensor> features = {x};
   torch::Tensor h = x;
   for (int i = 0; i < kLayers; ++i) {
-    torch::Tensor y = torch::batch_norm(h, bn_w[i], bn_b[i], /*running_mean=*/{},
+    torch::Tensor bn_w = next();
+    torch::Tensor bn_b = next();
+    torch::Tensor conv_w = next();
+    torch::Tensor y = torch::batch_norm(h, bn_w, bn_b, /*running_mean=*/{},
                                         /*running_var=*/{}, /*training=*/true, kBnMomentum,
                                         kBnEps, /*cudnn_enabled=*/false);
-    y = torch::conv2d(torch::relu(y), conv_w[i], /*bias=*/{}, /*stride=*/1, /*padding=*/1);
+    y = torch::conv2d(torch::relu(y), conv_w, /*bias=*/{}, /*stride=*/1, /*padding=*/1);
     features.push_back(y);
     h = torch::cat(features, /*dim=*/1);
   }
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   return h;
 }

@@ -3,6 +3,8 @@
 // BatchNorm in training mode (batch statistics).
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace {
 
 constexpr int64_t kKernel = 5;
@@ -21,10 +23,19 @@ torch::Tensor clamp06(const torch::Tensor& x) { return torch::hardtanh(x, 0.0, 6
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor expand_w, torch::Tensor bn1_w,
-                      torch::Tensor bn1_b, torch::Tensor dw_w, torch::Tensor bn2_w,
-                      torch::Tensor bn2_b, torch::Tensor project_w, torch::Tensor bn3_w,
-                      torch::Tensor bn3_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor expand_w = next();
+  torch::Tensor bn1_w = next();
+  torch::Tensor bn1_b = next();
+  torch::Tensor dw_w = next();
+  torch::Tensor bn2_w = next();
+  torch::Tensor bn2_b = next();
+  torch::Tensor project_w = next();
+  torch::Tensor bn3_w = next();
+  torch::Tensor bn3_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   torch::Tensor h = clamp06(bn(torch::conv2d(x, expand_w), bn1_w, bn1_b));
   const int64_t channels = h.size(1);
   h = torch::conv2d(h, dw_w, /*bias=*/{}, kStride, kPadding, /*dilation=*/1,

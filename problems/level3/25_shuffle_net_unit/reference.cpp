@@ -3,6 +3,8 @@
 // shortcut. BatchNorm in training mode (batch statistics).
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace {
 
 constexpr int64_t kGroups = 3;
@@ -25,11 +27,22 @@ torch::Tensor shuffle_channels(const torch::Tensor& x, int64_t groups) {
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor conv1_w, torch::Tensor bn1_w,
-                      torch::Tensor bn1_b, torch::Tensor dw_w, torch::Tensor bn2_w,
-                      torch::Tensor bn2_b, torch::Tensor conv3_w, torch::Tensor bn3_w,
-                      torch::Tensor bn3_b, torch::Tensor shortcut_w, torch::Tensor shortcut_bn_w,
-                      torch::Tensor shortcut_bn_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor conv1_w = next();
+  torch::Tensor bn1_w = next();
+  torch::Tensor bn1_b = next();
+  torch::Tensor dw_w = next();
+  torch::Tensor bn2_w = next();
+  torch::Tensor bn2_b = next();
+  torch::Tensor conv3_w = next();
+  torch::Tensor bn3_w = next();
+  torch::Tensor bn3_b = next();
+  torch::Tensor shortcut_w = next();
+  torch::Tensor shortcut_bn_w = next();
+  torch::Tensor shortcut_bn_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   // All convs: stride 1, no bias.
   torch::Tensor h = torch::conv2d(x, conv1_w, {}, kStride, kNoPadding, kDilation, kGroups);
   h = torch::relu(bn(h, bn1_w, bn1_b));

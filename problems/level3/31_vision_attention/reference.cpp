@@ -13,10 +13,17 @@ constexpr double kLnEps = 1e-5;  // nn.LayerNorm default
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor in_proj_w, torch::Tensor in_proj_b,
-                      torch::Tensor out_proj_w, torch::Tensor out_proj_b, torch::Tensor ln_w,
-                      torch::Tensor ln_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
   namespace F = torch::nn::functional;
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor in_proj_w = next();
+  torch::Tensor in_proj_b = next();
+  torch::Tensor out_proj_w = next();
+  torch::Tensor out_proj_b = next();
+  torch::Tensor ln_w = next();
+  torch::Tensor ln_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   const int64_t b = x.size(0), e = x.size(1), h = x.size(2), w = x.size(3);
   const int64_t l = h * w, head_dim = e / kHeads;
   torch::Tensor t = x.view({b, e, l}).permute({2, 0, 1});  // [L, B, E], sequence first
@@ -25,11 +32,12 @@ torch::Tensor forward(torch::Tensor x, torch::Tensor in_proj_w, torch::Tensor in
   auto split_heads = [&](const torch::Tensor& y) {
     return y.contiguous().view({l, b * kHeads, head_dim}).transpose(0, 1);
   };
-  torch::Tensor q = split_heads(qkv[0]) * (1.0 / std::sqrt(static_cast<double>(head_dim)));
-  torch::Tensor k = split_heads(qkv[1]);
-  torch::Tensor v = split_heads(qkv[2]);
-  torch::Tensor p = torch::softmax(torch::bmm(q, k.transpose(1, 2)), /*dim=*/-1);  // [B*h, L, L]
-  torch::Tensor o = torch::bmm(p, v).transpose(0, 1).contiguous().view({l, b, e});
+  torch::Tensor query = split_heads(qkv[0]) * (1.0 / std::sqrt(static_cast<double>(head_dim)));
+  torch::Tensor key = split_heads(qkv[1]);
+  torch::Tensor value = split_heads(qkv[2]);
+  // [B*heads, L, L]
+  torch::Tensor p = torch::softmax(torch::bmm(query, key.transpose(1, 2)), /*dim=*/-1);
+  torch::Tensor o = torch::bmm(p, value).transpose(0, 1).contiguous().view({l, b, e});
   o = F::linear(o, out_proj_w, out_proj_b);
   torch::Tensor y = torch::layer_norm(o + t, {e}, ln_w, ln_b, kLnEps);  // [L, B, E]
   return y.permute({1, 2, 0}).reshape({b, e, h, w});

@@ -4,9 +4,15 @@
 
 #include <vector>
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor h0, torch::Tensor i2h_w, torch::Tensor i2h_b,
-                      torch::Tensor h2o_w, torch::Tensor h2o_b) {
+torch::Tensor forward(torch::Tensor x, torch::Tensor h0, const std::vector<torch::Tensor>& params) {
   namespace F = torch::nn::functional;
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor i2h_w = next();
+  torch::Tensor i2h_b = next();
+  torch::Tensor h2o_w = next();
+  torch::Tensor h2o_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   const int64_t steps = x.size(0);
   torch::Tensor hidden = h0;
   std::vector<torch::Tensor> outputs;

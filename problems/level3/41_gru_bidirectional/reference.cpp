@@ -5,45 +5,20 @@
 #include <tuple>
 #include <vector>
 
-constexpr int64_t kNumLayers = 6;  // sets the number of weight inputs
+constexpr int64_t kNumLayers = 6;  // sets how many GRU tensors params holds
+constexpr int64_t kDirections = 2;
 constexpr double kDropout = 0.0;   // between layers: the identity
 
-torch::Tensor forward(
-    torch::Tensor x, torch::Tensor h0, torch::Tensor w_ih_l0, torch::Tensor w_hh_l0,
-    torch::Tensor b_ih_l0, torch::Tensor b_hh_l0, torch::Tensor w_ih_l0_reverse,
-    torch::Tensor w_hh_l0_reverse, torch::Tensor b_ih_l0_reverse, torch::Tensor b_hh_l0_reverse,
-    torch::Tensor w_ih_l1, torch::Tensor w_hh_l1, torch::Tensor b_ih_l1, torch::Tensor b_hh_l1,
-    torch::Tensor w_ih_l1_reverse, torch::Tensor w_hh_l1_reverse, torch::Tensor b_ih_l1_reverse,
-    torch::Tensor b_hh_l1_reverse, torch::Tensor w_ih_l2, torch::Tensor w_hh_l2,
-    torch::Tensor b_ih_l2, torch::Tensor b_hh_l2, torch::Tensor w_ih_l2_reverse,
-    torch::Tensor w_hh_l2_reverse, torch::Tensor b_ih_l2_reverse, torch::Tensor b_hh_l2_reverse,
-    torch::Tensor w_ih_l3, torch::Tensor w_hh_l3, torch::Tensor b_ih_l3, torch::Tensor b_hh_l3,
-    torch::Tensor w_ih_l3_reverse, torch::Tensor w_hh_l3_reverse, torch::Tensor b_ih_l3_reverse,
-    torch::Tensor b_hh_l3_reverse, torch::Tensor w_ih_l4, torch::Tensor w_hh_l4,
-    torch::Tensor b_ih_l4, torch::Tensor b_hh_l4, torch::Tensor w_ih_l4_reverse,
-    torch::Tensor w_hh_l4_reverse, torch::Tensor b_ih_l4_reverse, torch::Tensor b_hh_l4_reverse,
-    torch::Tensor w_ih_l5, torch::Tensor w_hh_l5, torch::Tensor b_ih_l5, torch::Tensor b_hh_l5,
-    torch::Tensor w_ih_l5_reverse, torch::Tensor w_hh_l5_reverse, torch::Tensor b_ih_l5_reverse,
-    torch::Tensor b_hh_l5_reverse) {
-  // The flat parameter list in nn.GRU's order: per layer the forward direction's w_ih, w_hh,
-  // b_ih, b_hh, then the reverse direction's.
-  // clang-format off
-  std::vector<torch::Tensor> params = {
-      w_ih_l0, w_hh_l0, b_ih_l0, b_hh_l0,
-      w_ih_l0_reverse, w_hh_l0_reverse, b_ih_l0_reverse, b_hh_l0_reverse,
-      w_ih_l1, w_hh_l1, b_ih_l1, b_hh_l1,
-      w_ih_l1_reverse, w_hh_l1_reverse, b_ih_l1_reverse, b_hh_l1_reverse,
-      w_ih_l2, w_hh_l2, b_ih_l2, b_hh_l2,
-      w_ih_l2_reverse, w_hh_l2_reverse, b_ih_l2_reverse, b_hh_l2_reverse,
-      w_ih_l3, w_hh_l3, b_ih_l3, b_hh_l3,
-      w_ih_l3_reverse, w_hh_l3_reverse, b_ih_l3_reverse, b_hh_l3_reverse,
-      w_ih_l4, w_hh_l4, b_ih_l4, b_hh_l4,
-      w_ih_l4_reverse, w_hh_l4_reverse, b_ih_l4_reverse, b_hh_l4_reverse,
-      w_ih_l5, w_hh_l5, b_ih_l5, b_hh_l5,
-      w_ih_l5_reverse, w_hh_l5_reverse, b_ih_l5_reverse, b_hh_l5_reverse};
-  // clang-format on
+torch::Tensor forward(torch::Tensor x, torch::Tensor h0, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  // nn.GRU's flat parameter list, in its order: per layer the forward direction's weight_ih,
+  // weight_hh, bias_ih, bias_hh, then the reverse direction's.
+  std::vector<torch::Tensor> gru_params;
+  for (int64_t i = 0; i < kNumLayers * kDirections * 4; ++i) gru_params.push_back(next());
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   // nn.GRU in training mode, as KernelBench runs it (no dropout, so it changes nothing).
-  auto [y, h_n] = torch::gru(x, h0, params, /*has_biases=*/true, kNumLayers, kDropout,
+  auto [y, h_n] = torch::gru(x, h0, gru_params, /*has_biases=*/true, kNumLayers, kDropout,
                              /*train=*/true, /*bidirectional=*/true, /*batch_first=*/false);
   return y;
 }

@@ -40,12 +40,23 @@ torch::Tensor new_gelu(const torch::Tensor& u) {
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor ln_1_w, torch::Tensor ln_1_b,
-                      torch::Tensor c_attn_w, torch::Tensor c_attn_b, torch::Tensor attn_c_proj_w,
-                      torch::Tensor attn_c_proj_b, torch::Tensor ln_2_w, torch::Tensor ln_2_b,
-                      torch::Tensor c_fc_w, torch::Tensor c_fc_b, torch::Tensor mlp_c_proj_w,
-                      torch::Tensor mlp_c_proj_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
   namespace F = torch::nn::functional;
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor ln_1_w = next();
+  torch::Tensor ln_1_b = next();
+  torch::Tensor c_attn_w = next();
+  torch::Tensor c_attn_b = next();
+  torch::Tensor attn_c_proj_w = next();
+  torch::Tensor attn_c_proj_b = next();
+  torch::Tensor ln_2_w = next();
+  torch::Tensor ln_2_b = next();
+  torch::Tensor c_fc_w = next();
+  torch::Tensor c_fc_b = next();
+  torch::Tensor mlp_c_proj_w = next();
+  torch::Tensor mlp_c_proj_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   const int64_t C = x.size(2);
   torch::Tensor h = torch::layer_norm(x, {C}, ln_1_w, ln_1_b, kLayerNormEps);
   x = x + causal_self_attention(h, c_attn_w, c_attn_b, attn_c_proj_w, attn_c_proj_b);

@@ -3,6 +3,8 @@
 // cluster centres clusters2, then intra-normalise and L2-normalise the [B, D*K] result.
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace {
 
 constexpr double kBatchNormEps = 1e-5;      // nn.BatchNorm1d default
@@ -15,8 +17,14 @@ torch::Tensor l2_normalize(const torch::Tensor& v) {  // F.normalize(v): p = 2, 
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor clusters, torch::Tensor bn_w,
-                      torch::Tensor bn_b, torch::Tensor clusters2) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor clusters = next();
+  torch::Tensor bn_w = next();
+  torch::Tensor bn_b = next();
+  torch::Tensor clusters2 = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   const int64_t N = x.size(1), D = x.size(2), K = clusters2.size(2);
   torch::Tensor descriptors = x.view({-1, D});                      // [B*N, D]
   torch::Tensor assignment = torch::matmul(descriptors, clusters);  // [B*N, K]

@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include <limits>
+#include <vector>
 
 namespace {
 
@@ -21,7 +22,13 @@ torch::Tensor segsum(const torch::Tensor& x) {
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor X, torch::Tensor A, torch::Tensor B, torch::Tensor C) {
+torch::Tensor forward(torch::Tensor X, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor A = next();
+  torch::Tensor B = next();
+  torch::Tensor C = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   const int64_t batch = X.size(0), seq = X.size(1), heads = X.size(2), d_head = X.size(3);
   const int64_t d_state = B.size(3);
   const int64_t chunks = seq / kBlockLen;

@@ -2,13 +2,25 @@
 // pooling, then three Linear layers 400 -> 120 -> 84 -> NC with ReLU between.
 #include <torch/torch.h>
 
+#include <vector>
+
 constexpr int64_t kPool = 2;  // MaxPool2d(kernel 2, stride 2)
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor conv1_w, torch::Tensor conv1_b,
-                      torch::Tensor conv2_w, torch::Tensor conv2_b, torch::Tensor fc1_w,
-                      torch::Tensor fc1_b, torch::Tensor fc2_w, torch::Tensor fc2_b,
-                      torch::Tensor fc3_w, torch::Tensor fc3_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
   namespace F = torch::nn::functional;
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor conv1_w = next();
+  torch::Tensor conv1_b = next();
+  torch::Tensor conv2_w = next();
+  torch::Tensor conv2_b = next();
+  torch::Tensor fc1_w = next();
+  torch::Tensor fc1_b = next();
+  torch::Tensor fc2_w = next();
+  torch::Tensor fc2_b = next();
+  torch::Tensor fc3_w = next();
+  torch::Tensor fc3_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   // Convs: stride 1, no padding.
   torch::Tensor h = torch::relu(torch::conv2d(x, conv1_w, conv1_b));  // [B, 6, 28, 28]
   h = torch::max_pool2d(h, kPool, kPool);                             // [B, 6, 14, 14]

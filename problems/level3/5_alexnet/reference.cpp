@@ -2,6 +2,8 @@
 // 5th), then Linear 9216 -> 4096 -> 4096 -> 1000 with ReLU between (Dropout p=0 is identity).
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace {
 
 constexpr int64_t kPoolKernel = 3;  // MaxPool2d(kernel_size=3, stride=2), no padding
@@ -18,13 +20,27 @@ torch::Tensor pool(const torch::Tensor& x) {
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor conv1_w, torch::Tensor conv1_b,
-                      torch::Tensor conv2_w, torch::Tensor conv2_b, torch::Tensor conv3_w,
-                      torch::Tensor conv3_b, torch::Tensor conv4_w, torch::Tensor conv4_b,
-                      torch::Tensor conv5_w, torch::Tensor conv5_b, torch::Tensor fc1_w,
-                      torch::Tensor fc1_b, torch::Tensor fc2_w, torch::Tensor fc2_b,
-                      torch::Tensor fc3_w, torch::Tensor fc3_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
   namespace F = torch::nn::functional;
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor conv1_w = next();
+  torch::Tensor conv1_b = next();
+  torch::Tensor conv2_w = next();
+  torch::Tensor conv2_b = next();
+  torch::Tensor conv3_w = next();
+  torch::Tensor conv3_b = next();
+  torch::Tensor conv4_w = next();
+  torch::Tensor conv4_b = next();
+  torch::Tensor conv5_w = next();
+  torch::Tensor conv5_b = next();
+  torch::Tensor fc1_w = next();
+  torch::Tensor fc1_b = next();
+  torch::Tensor fc2_w = next();
+  torch::Tensor fc2_b = next();
+  torch::Tensor fc3_w = next();
+  torch::Tensor fc3_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   torch::Tensor h = pool(conv_relu(x, conv1_w, conv1_b, /*stride=*/4, /*padding=*/2));  // 55 -> 27
   h = pool(conv_relu(h, conv2_w, conv2_b, 1, 2));                                     // 27 -> 13
   h = conv_relu(h, conv3_w, conv3_b, 1, 1);

@@ -2,6 +2,8 @@
 // conv1x1 -> BN shortcut, added, then ReLU. BatchNorm in training mode (batch statistics).
 #include <torch/torch.h>
 
+#include <vector>
+
 namespace {
 
 constexpr int64_t kStride = 1;       // the constructor's stride
@@ -16,10 +18,19 @@ torch::Tensor bn(const torch::Tensor& x, const torch::Tensor& w, const torch::Te
 
 }  // namespace
 
-torch::Tensor forward(torch::Tensor x, torch::Tensor conv1_w, torch::Tensor bn1_w,
-                      torch::Tensor bn1_b, torch::Tensor conv2_w, torch::Tensor bn2_w,
-                      torch::Tensor bn2_b, torch::Tensor down_w, torch::Tensor down_bn_w,
-                      torch::Tensor down_bn_b) {
+torch::Tensor forward(torch::Tensor x, const std::vector<torch::Tensor>& params) {
+  size_t k = 0;
+  auto next = [&] { return params.at(k++); };
+  torch::Tensor conv1_w = next();
+  torch::Tensor bn1_w = next();
+  torch::Tensor bn1_b = next();
+  torch::Tensor conv2_w = next();
+  torch::Tensor bn2_w = next();
+  torch::Tensor bn2_b = next();
+  torch::Tensor down_w = next();
+  torch::Tensor down_bn_w = next();
+  torch::Tensor down_bn_b = next();
+  TORCH_CHECK(k == params.size(), "forward used ", k, " of ", params.size(), " parameters");
   // Convs have no bias; 3x3 ones pad 1, so every map stays H x W at stride 1.
   torch::Tensor out = torch::conv2d(x, conv1_w, {}, kStride, /*padding=*/1);
   out = torch::relu(bn(out, bn1_w, bn1_b));
