@@ -18,7 +18,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
     if (!out_set.count(p)) counted.push_back(p);
   json arms = json::array();
   std::set<std::string> backends;  // where the attempts were timed
-  std::set<std::string> modes;     // how they were evaluated (eval.compat); records before modes are refinery's
+  std::set<std::string> modes;     // how they were evaluated (eval.compat); records before modes have none
   for (const auto& m : config.models) {
     for (const auto& s : config.strategies) {
       std::vector<AttemptSummary> summaries;
@@ -34,7 +34,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
         unstable += marked;
         summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked});
         if (a.evaluated) backends.insert(a.backend);
-        if (a.evaluated) modes.insert(a.mode.empty() ? "refinery" : a.mode);
+        if (a.evaluated && !a.mode.empty()) modes.insert(a.mode);
         usage_invalid += !a.usage.invalid.empty();
         input += a.usage.input_tokens;
         cached += a.usage.cached_input_tokens;
@@ -62,7 +62,9 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
     }
   }
   json report = {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
-                 {"backends", backends}, {"modes", modes}, {"arms", arms}};
+                 {"backends", backends}, {"arms", arms}};
+  // Records written before modes say none: their reports read as they did.
+  if (!modes.empty()) report["modes"] = modes;
   if (!leave_out_patterns.empty()) {
     std::vector<std::string> listed;
     for (const auto& p : problems)
