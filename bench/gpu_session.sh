@@ -14,8 +14,11 @@
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh
 #   doctor     refinery doctor --backend cuda
-#   check      problems check at full size on cuda (REFINERY_CHECK_IDS, default every problem;
-#              REFINERY_CHECK_FLAGS, e.g. --compat kernelbench), JSON in check_full.json
+#   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
+#              between spaces, IDs within a group between commas; default set:level1 set:level2
+#              set:level3); REFINERY_CHECK_FLAGS, e.g. --compat kernelbench; REFINERY_CHECK_TAG
+#              names the JSON files ($OUT/TAG_GROUP.json, default tag check); REFINERY_CHECK_CAP
+#              caps each group's seconds (default 400)
 #
 # REFINERY_SESSION_S (default 570) is the whole call's budget in seconds;
 # REFINERY_SESSION_EVAL=0 leaves out the one full-size evaluation.
@@ -100,11 +103,17 @@ for stage in "${stages[@]}"; do
         bench/timing_floor.sh build-gpu 5 > "$out/floor.log" 2>&1
       tail -10 "$out/floor.log" ;;
     check)
-      step "problems check ${REFINERY_CHECK_IDS:-(all)} --size full"
-      # shellcheck disable=SC2086
-      timeout "$(left 400)" build-gpu/refinery problems check ${REFINERY_CHECK_IDS:-} --backend cuda --size full \
-        --trials 2 --timing-trials 10 ${REFINERY_CHECK_FLAGS:-} --json > "$out/check_full.json" 2> "$out/check_full.err"
-      python3 - "$out/check_full.json" <<'PY' || tail -20 "$out/check_full.err"
+      # One problems check per group (a word of REFINERY_CHECK_IDS, commas between its IDs),
+      # each into its own JSON, so a cut-off call keeps the groups it finished.
+      tag=${REFINERY_CHECK_TAG:-check}
+      for group in ${REFINERY_CHECK_IDS:-set:level1 set:level2 set:level3}; do
+        name=${group//[^A-Za-z0-9]/_}
+        step "problems check $group --size full ${REFINERY_CHECK_FLAGS:-}"
+        # shellcheck disable=SC2086
+        timeout "$(left "${REFINERY_CHECK_CAP:-400}")" build-gpu/refinery problems check ${group//,/ } --backend cuda \
+          --size full --trials 2 --timing-trials 10 ${REFINERY_CHECK_FLAGS:-} --json \
+          > "$out/${tag}_$name.json" 2> "$out/${tag}_$name.err"
+        python3 - "$out/${tag}_$name.json" <<'PY' || tail -20 "$out/${tag}_$name.err"
 import json, sys
 rows = json.load(open(sys.argv[1]))
 bad = [r for r in rows if not r.get("ok")]
@@ -113,6 +122,7 @@ for r in rows:
     ms = r.get("reference_ms")
     print(r["problem"], "ok" if r.get("ok") else "FAILED", "%.3f ms" % ms if ms else "", r.get("message", "")[:300])
 PY
+      done
       ;;
     doctor)
       step doctor
