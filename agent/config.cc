@@ -221,7 +221,8 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     const YAML::Node& e = root["eval"];
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
-                                     "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat"},
+                                     "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
+                                     "static_checks", "quarantine_speedup"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -240,6 +241,22 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.choice("compat", c.eval.compat, {"refinery", "kernelbench"}));
     TRY(er.number("max_uncertainty", c.eval.max_uncertainty, 0, 1000));
     TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
+    TRY(er.number("quarantine_speedup", c.eval.quarantine_speedup, 0, 1e9));
+    if (const YAML::Node& sc = e["static_checks"]) {
+      if (sc.IsScalar()) {
+        TRY_ASSIGN(std::string all, yaml::as_string(doc, sc, "static_checks"));
+        if (all != "off") return doc.error_at(sc, "'static_checks' is 'off' or a map of rule: off | warn | reject");
+        TRY(eval::apply_policy(c.eval.static_checks, "off"));
+      } else {
+        TRY(yaml::expect_map(doc, sc, "'static_checks'"));
+        for (auto it = sc.begin(); it != sc.end(); ++it) {
+          TRY_ASSIGN(std::string rule, yaml::as_string(doc, it->first, "static_checks"));
+          TRY_ASSIGN(std::string action, yaml::as_string(doc, it->second, "static_checks." + rule));
+          if (auto applied = eval::apply_policy(c.eval.static_checks, rule + "=" + action); !applied)
+            return doc.error_at(it->first, applied.error().message);
+        }
+      }
+    }
     if (e["metrics"]) {
       TRY(yaml::expect_sequence(doc, e["metrics"], "'metrics'"));
       for (const auto& m : e["metrics"]) {

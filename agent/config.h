@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "eval/static_checks.h"
 
 namespace agent {
 
@@ -75,6 +76,10 @@ struct EvalConfig {
   // (see Config::count_unstable).
   double max_uncertainty = 0.1;
   int remeasure = 1;
+  // What a candidate's source may do (eval/static_checks.h): `off`, or a map
+  // of rule: off | warn | reject over the defaults.
+  eval::StaticPolicy static_checks;
+  double quarantine_speedup = 20;  // correct speedups above this wait for `refinery accept`; 0: no factor
 };
 
 struct Config {

@@ -1,4 +1,5 @@
 #include "eval/evaluate.h"
+#include "eval/quarantine.h"
 
 #include <chrono>
 #include <future>
@@ -63,6 +64,20 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   const std::string shim = make_shim(problem);
   auto t0 = Clock::now();
 
+  // The static checks come before the compiler: a rejected source costs nothing more.
+  std::vector<Finding> findings = scan_source(candidate_source, settings.static_checks);
+  if (std::string why = rejection_message(findings); !why.empty()) {
+    Outcome outcome;
+    outcome.status = Status::rejected;
+    outcome.message = why;
+    outcome.phase = "static_checks";
+    outcome.mode = to_string(settings.mode);
+    outcome.static_findings = std::move(findings);
+    outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    redact(outcome, base::Redactor(settings.secrets));
+    return outcome;
+  }
+
   CompileJob ref_job{settings.backend, /*host_only=*/true, reference_source, shim, "reference"};
   CompileJob cand_job{settings.backend, false, candidate_source, shim, "candidate"};
   auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
@@ -82,6 +97,9 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, settings));
   }
   outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command, cand->headers, cand->steps};
+  outcome.static_findings = std::move(findings);
+  if (auto inputs = resolve_inputs(problem, settings.size))
+    outcome.quarantine = quarantine_reason(*inputs, outcome, settings.quarantine_speedup);
   outcome.phases_ms["compile"] = compile_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   redact(outcome, base::Redactor(settings.secrets));

@@ -22,6 +22,7 @@
 #include "eval/job.h"
 #include "eval/outcome.h"
 #include "eval/problem.h"
+#include "eval/static_checks.h"
 #include "eval/worker_launcher.h"
 
 namespace eval {
@@ -62,6 +63,12 @@ struct EvalSettings {
   // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
   // candidate, or the compiler quoting it, may print what it found.
   std::vector<std::string> secrets;
+  // What the candidate's source may do (eval/static_checks.h): checked
+  // before it is compiled; a rejecting finding is the verdict.
+  StaticPolicy static_checks;
+  // A correct speedup above this (0: no factor), or below the device's
+  // physics floor, is quarantined (eval/quarantine.h).
+  double quarantine_speedup = 20;
 };
 
 // KernelBench v0.1's draws, in place: torch.rand (U[0,1)) for every floating

@@ -335,6 +335,14 @@ json to_json(const Outcome& o) {
   j["network_isolated"] = o.network_isolated;
   j["sandbox"] = o.sandbox;
   j["trusted"] = o.trusted;
+  if (!o.static_findings.empty()) {
+    json findings = json::array();
+    for (const Finding& f : o.static_findings)
+      findings.push_back({{"rule", to_string(f.rule)}, {"action", to_string(f.action)}, {"line", f.line},
+                          {"what", f.what}, {"why", f.why}});
+    j["static_findings"] = findings;
+  }
+  if (!o.quarantine.empty()) j["quarantine"] = o.quarantine;
   return j;
 }
 
@@ -385,6 +393,27 @@ base::Result<Outcome> outcome_from_json(const json& j) {
       o.sandbox = *v;
     }
     if (auto* v = member(j, "trusted")) TRY(as_flag(*v, "trusted", o.trusted));
+    if (auto* v = member(j, "static_findings")) {
+      TRY(as_array(*v, "static_findings", kMaxOutputs));
+      for (size_t i = 0; i < v->size(); ++i) {
+        const std::string where = "static_findings[" + std::to_string(i) + "]";
+        TRY(as_object((*v)[i], where));
+        Finding f{};
+        std::string rule, action;
+        if (auto* r = member((*v)[i], "rule")) TRY(as_text(*r, where + ".rule", kMaxText, rule));
+        if (auto* a = member((*v)[i], "action")) TRY(as_text(*a, where + ".action", kMaxText, action));
+        auto parsed_rule = parse_rule(rule);
+        auto parsed_action = parse_rule_action(action);
+        if (!parsed_rule || !parsed_action) return base::Error{"malformed result: " + where + " names no rule and action"};
+        f.rule = *parsed_rule;
+        f.action = *parsed_action;
+        if (auto* l = member((*v)[i], "line")) TRY(as_integer(*l, where + ".line", 0, INT32_MAX, f.line));
+        if (auto* w = member((*v)[i], "what")) TRY(as_text(*w, where + ".what", kMaxText, f.what));
+        if (auto* w = member((*v)[i], "why")) TRY(as_text(*w, where + ".why", kMaxText, f.why));
+        o.static_findings.push_back(std::move(f));
+      }
+    }
+    if (auto* v = member(j, "quarantine")) TRY(as_text(*v, "quarantine", kMaxText, o.quarantine));
     return o;
   } catch (const std::exception& e) {  // a backstop: every check above is meant to come first
     return base::Error{std::string("malformed result: ") + e.what()};

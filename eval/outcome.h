@@ -24,6 +24,7 @@
 
 #include "base/redact.h"
 #include "base/result.h"
+#include "eval/static_checks.h"
 #include "profiler/profile.h"
 
 namespace eval {
@@ -136,6 +137,13 @@ struct Outcome {
   nlohmann::json sandbox = nlohmann::json::object();
   bool trusted = false;
   std::optional<profiler::Profile> profile;            // when profiling was asked for and the candidate is correct
+  // Set by refinery, not the worker (eval::Evaluator): what the static checks
+  // found in the source and only warned about (a rejecting finding is the
+  // status), and, for a correct candidate, why its speedup is quarantined:
+  // above eval.quarantine_speedup or faster than the device could move its
+  // inputs and outputs (docs/integrity.md). Empty when it is not.
+  std::vector<Finding> static_findings;
+  std::string quarantine;
 };
 
 // The message of a correct outcome whose job had timing turned off: the one

@@ -106,14 +106,16 @@ TEST_SUITE(ATTACK_SUITE) {
   }
 
   TEST_CASE("4. no API key is reachable from the candidate, by any path") {
-    // Through the command line, so that refinery's own /proc/<pid>/environ holds the key.
+    // Through the command line, so that refinery's own /proc/<pid>/environ holds
+    // the key; with the static checks off, so that the sandbox alone must hold.
     const std::string key = "sk-test-attack-4-do-not-leak";
     test_support::TempDir dir;
     std::string candidate = dir.path + "/steal.cpp";
     REQUIRE(base::write_file(candidate, fixture("attack_steal_secret.cpp")).ok());
     base::SpawnOptions so;
     so.argv = {attacks::binary(), "eval", "--problem", "level1/19", "--candidate", candidate, "--backend", attacks::backend(),
-               "--cache-dir", test_support::cache_dir(), "--trials", "1", "--no-timing", "--size", "small", "--json"};
+               "--cache-dir", test_support::cache_dir(), "--trials", "1", "--no-timing", "--size", "small", "--json",
+               "--static-checks", "off"};
     so.env = eval::current_environment();
     so.env.push_back("OPENAI_API_KEY=" + key);
     so.env.push_back("REFINERY_TEST_TOKEN=" + key);

@@ -84,6 +84,7 @@ json to_json(const Attempt& a) {
   }
   if (a.unstable) j["unstable"] = true;
   if (a.truncated) j["truncated"] = true;
+  if (!a.quarantine.empty()) j["quarantine"] = a.quarantine;
   return j;
 }
 
@@ -106,6 +107,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "reference_ms", a.reference_ms));
     TRY(read(j, "unstable", a.unstable));
     TRY(read(j, "truncated", a.truncated));
+    TRY(read(j, "quarantine", a.quarantine));
     TRY(read(j, "cost_usd", a.cost_usd));
     TRY(read(j, "response_text", a.response_text));
     TRY(read(j, "feedback", a.feedback));

@@ -11,6 +11,7 @@
 //                                                 (present only when the candidate was evaluated)
 //   backend                                       cpu or cuda (only when evaluated)
 //   unstable, truncated                           present (true) only when so
+//   quarantine                                    why a correct speedup is set aside (eval/quarantine.h), when it is
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
 //   cost_usd
 //   response_text, feedback                       the long texts
@@ -54,6 +55,7 @@ struct Attempt {
   std::optional<double> speedup, candidate_ms, reference_ms;  // when timed
   bool unstable = false;   // the timing's uncertainty was above eval.max_uncertainty
   bool truncated = false;  // the response was cut at the output token limit
+  std::string quarantine;  // why the speedup waits for `refinery accept` before it counts; empty when it does not
   TokenUsage usage;
   double cost_usd = 0;
   std::string response_text;  // the model's whole answer; empty in a store's summaries

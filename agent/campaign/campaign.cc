@@ -295,6 +295,7 @@ class Runner {
                           std::pair{"reference_ms", &record.reference_ms}})
         if (summary.contains(k) && summary[k].is_number()) *v = summary[k].get<double>();
       record.unstable = summary.value("unstable", false);
+      record.quarantine = summary.value("quarantine", "");
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
       if (truncated) {
         TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));
@@ -311,7 +312,7 @@ class Runner {
     st.done.push_back(a);
     const double speedup = a.correct_speedup();
     // The progress line's fast_1 counts as the report does: an unstable timing only if the config says so.
-    const bool counts = a.correct() && (d_.config.count_unstable || !a.unstable);
+    const bool counts = a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty();
     report(a, st.best <= 1 && counts && speedup > 1);
     if (counts) st.best = std::max(st.best, speedup);
   }

@@ -129,6 +129,15 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
   TRY_ASSIGN(std::string out, templates.render("feedback_intro", {{"turn", std::to_string(turn)},
                                                                   {"status", eval::to_string(o.status)},
                                                                   {"message", o.message}}));
+  // Whatever the status: a finding says what to change in the source, and a
+  // rejecting one is why the source was not compiled.
+  if (!o.static_findings.empty()) {
+    std::string lines;
+    for (const auto& f : o.static_findings) lines += "- " + eval::describe(f) + "\n";
+    TRY_ASSIGN(std::string s, templates.render("feedback_static",
+                                               {{"findings", base::head_and_tail(base::trim(lines), budget_bytes)}}));
+    out += "\n" + s;
+  }
   if (o.status == Status::compile_error && wants("compile") && o.compile) {
     TRY_ASSIGN(std::string s, templates.render("feedback_compile",
                                                {{"compile_log", trim_compile_log(o.compile->log, budget_bytes)}}));

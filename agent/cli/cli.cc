@@ -22,6 +22,7 @@ int cmd_version(const std::vector<std::string>&) {
 }
 
 const Subcommand kSubcommands[] = {
+    {"accept", cmd_accept, "count a quarantined speedup of a run folder, after a person has checked it"},
     {"doctor", cmd_doctor, "what this machine grants the sandbox that runs candidates"},
     {"eval", cmd_eval, "evaluate one candidate file against a problem's reference"},
     {"problems", cmd_problems, "list, show and check problems"},

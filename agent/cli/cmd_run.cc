@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "agent/campaign/campaign.h"
+#include "agent/cli/accepted.h"
 #include "agent/cli/commands.h"
 #include "agent/config.h"
 #include "agent/cli/context.h"
@@ -77,7 +78,12 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
     std::fprintf(stderr, "refinery report: %s\n", left_out.error().message.c_str());
     return 1;
   }
-  auto report = campaign_report(config, problems, attempts, *left_out, leave_out);
+  auto accepted = read_accepted(run.string());
+  if (!accepted) {
+    std::fprintf(stderr, "refinery report: %s\n", accepted.error().message.c_str());
+    return 1;
+  }
+  auto report = campaign_report(config, problems, attempts, *left_out, leave_out, *accepted);
   std::string text = format_report(report);
   if (compared) {
     report["compare"] = compared->second;
@@ -201,6 +207,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.mode = e.compat == "kernelbench" ? eval::Mode::kernelbench : eval::Mode::refinery;
   options.max_uncertainty = e.max_uncertainty;
   options.remeasure = e.remeasure;
+  options.static_checks = e.static_checks;
+  options.quarantine_speedup = e.quarantine_speedup;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};
   auto ctx = make_context(options);
   if (!ctx) return fail(ctx.error().wrap(config_path));

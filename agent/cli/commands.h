@@ -9,6 +9,7 @@
 
 namespace agent {
 
+int cmd_accept(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
 int cmd_eval(const std::vector<std::string>& args);
 int cmd_problems(const std::vector<std::string>& args);

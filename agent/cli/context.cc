@@ -32,6 +32,8 @@ const std::vector<FlagSpec>& eval_flags() {
       {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
       {"full-headers", false, "cuda: compile <torch/torch.h> and <torch/extension.h> as LibTorch's own, never lean"},
       {"compat", true, "refinery (default) or kernelbench: evaluate as KernelBench v0.1 does (README)"},
+      {"static-checks", true, "RULE=ACTION,... (off, warn, reject) or off: what the candidate's source may do (docs/integrity.md)"},
+      {"quarantine-speedup", true, "a correct speedup above this is quarantined until accepted (default 20; 0: no factor)"},
       {"json", false, "print one JSON object per evaluation"},
   };
   return flags;
@@ -78,6 +80,11 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
     if (!mode) return base::usage_error("--compat: " + mode.error().message);
     o.mode = *mode;
   }
+  if (args.has("static-checks")) {
+    if (auto applied = eval::apply_policy(o.static_checks, args.get("static-checks")); !applied)
+      return base::usage_error("--" + applied.error().message);
+  }
+  TRY_ASSIGN(o.quarantine_speedup, args.number("quarantine-speedup", o.quarantine_speedup, 0, 1e9));
   if (args.has("profile") || args.has("profiler")) {
     o.profiler = args.get("profiler", "cupti");
     if (o.profiler != "cupti" && o.profiler != "ncu")
@@ -147,6 +154,8 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.max_uncertainty = options.max_uncertainty;
   s.remeasure = options.remeasure;
   s.mode = options.mode;
+  s.static_checks = options.static_checks;
+  s.quarantine_speedup = options.quarantine_speedup;
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;

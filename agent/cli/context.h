@@ -46,6 +46,8 @@ struct EvalOptions {
   double max_uncertainty = 0.1;
   int remeasure = 1;
   std::optional<eval::Tolerance> tolerance;  // overrides the problems' own
+  eval::StaticPolicy static_checks;      // --static-checks, eval.static_checks
+  double quarantine_speedup = 20;        // --quarantine-speedup, eval.quarantine_speedup; 0: no factor
 };
 
 // The flags of eval_flags(), range-checked; a bad value is a usage error.

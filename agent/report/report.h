@@ -30,6 +30,7 @@ struct AttemptSummary {
   bool correct = false;
   double speedup = 0;     // meaningful when correct
   bool unstable = false;  // correct, but its timing is not to be trusted
+  bool quarantined = false;  // correct, but its speedup waits for a person (refinery accept)
 };
 
 struct TurnFigures {

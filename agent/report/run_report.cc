@@ -11,7 +11,7 @@ using nlohmann::json;
 
 json campaign_report(const Config& config, const std::vector<std::string>& problems,
                      const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out,
-                     const std::vector<std::string>& leave_out_patterns) {
+                     const std::vector<std::string>& leave_out_patterns, const std::set<std::string>& accepted) {
   const std::set<std::string> out_set(left_out.begin(), left_out.end());
   std::vector<std::string> counted;  // the denominator of fast_p
   for (const auto& p : problems)
@@ -25,14 +25,18 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
       std::map<std::string, int> by_status;
       int64_t input = 0, cached = 0, output = 0, reasoning = 0;
       double cost = 0;
-      int unstable = 0, usage_invalid = 0;
+      int unstable = 0, usage_invalid = 0, accepted_count = 0;
+      json quarantined = json::array();
       for (const auto& a : attempts) {
         if (a.key.model != m.name || a.key.strategy != s.name) continue;
         ++by_status[a.status.empty() ? "?" : a.status];
         const bool correct = a.correct() && a.speedup.has_value();  // correct and timed
         const bool marked = correct && a.unstable;
         unstable += marked;
-        summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked});
+        const bool held = correct && !a.quarantine.empty() && !accepted.count(a.key.str());
+        accepted_count += correct && !a.quarantine.empty() && !held;
+        if (held) quarantined.push_back({{"key", a.key.str()}, {"speedup", *a.speedup}, {"reason", a.quarantine}});
+        summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked, held});
         if (a.evaluated) backends.insert(a.backend);
         if (a.evaluated && !a.mode.empty()) modes.insert(a.mode);
         usage_invalid += !a.usage.invalid.empty();
@@ -59,6 +63,9 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
                       {"tokens", {{"input", input}, {"cached_input", cached}, {"output", output}, {"reasoning", reasoning}}},
                       {"cost_usd", cost}, {"unstable_attempts", unstable},
                       {"unstable_counted", config.count_unstable}, {"usage_invalid", usage_invalid}});
+      // Only campaigns that quarantined something say so: older reports read as they did.
+      if (!quarantined.empty()) arms.back()["quarantined"] = quarantined;
+      if (accepted_count > 0) arms.back()["quarantine_accepted"] = accepted_count;
     }
   }
   json report = {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
@@ -131,6 +138,17 @@ std::string format_report(const json& report) {
       out += "  unstable timings: " + std::to_string(n) + " correct attempt" + (n == 1 ? "" : "s") +
              (arm.value("unstable_counted", false) ? ", counted in fast_p and the geomean (report.count_unstable)\n"
                                                    : " left out of fast_p for p > 0 and of the geomean\n");
+    if (arm.contains("quarantined")) {
+      const size_t n = arm["quarantined"].size();
+      out += "  quarantined: " + std::to_string(n) + " correct attempt" + (n == 1 ? "" : "s") +
+             " whose speedup waits for `refinery accept RUN KEY`, left out of fast_p for p > 0 and of the geomean\n";
+      for (const auto& q : arm["quarantined"]) {
+        std::snprintf(buf, sizeof buf, "    %s  %.2fx: ", q["key"].get<std::string>().c_str(), q["speedup"].get<double>());
+        out += buf + q["reason"].get<std::string>() + "\n";
+      }
+    }
+    if (const int n = arm.value("quarantine_accepted", 0); n > 0)
+      out += "  quarantine: " + std::to_string(n) + " speedup" + (n == 1 ? "" : "s") + " accepted by a person (accepted.jsonl)\n";
     if (const int n = arm.value("usage_invalid", 0); n > 0)
       out += "  usage: " + std::to_string(n) + " response" + (n == 1 ? "" : "s") +
              " reported impossible token counts, counted as 0\n";

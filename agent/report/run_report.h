@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,16 @@
 
 namespace agent {
 
+// `accepted`: keys of quarantined attempts a person accepted (RUN/accepted.jsonl,
+// `refinery accept`): their speedups count; the other quarantined ones count as
+// correct but not toward fast_p for p > 0 or the geomean, and are listed.
 // `left_out`: problems (of `problems`) that fast_p and the other per-turn
 // figures leave out, as config.leave_out (and refinery report --leave-out)
 // chose them; the report lists them and says why.
 nlohmann::json campaign_report(const Config& config, const std::vector<std::string>& problems,
                                const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out = {},
-                               const std::vector<std::string>& leave_out_patterns = {});
+                               const std::vector<std::string>& leave_out_patterns = {},
+                               const std::set<std::string>& accepted = {});
 
 std::string format_report(const nlohmann::json& report);
 

@@ -174,6 +174,13 @@ class CudaDevice : public Device {
     j["cuda_driver"] = driver;
     j["sm_clock_max_mhz"] = clock_khz / 1000;
     j["memory_clock_max_mhz"] = mem_clock_khz / 1000;
+    // The DRAM's peak (double data rate over the bus), for the physics floor
+    // of a quarantine (docs/integrity.md).
+    int bus_bits = 0;
+    cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal_);
+    j["memory_bus_width_bits"] = bus_bits;
+    j["peak_bandwidth_gbs"] = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    j["l2_bytes"] = props_.l2CacheSize;
     return j;
   }
 

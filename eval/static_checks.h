@@ -1,0 +1,82 @@
+// Static checks on a candidate's source, before it is compiled
+// (docs/integrity.md): each rule names a thing a kernel written to win the
+// benchmark rather than to be fast might do (start a stream or a thread that
+// outlives forward, read the environment or /proc, time itself, catch
+// signals, load libraries, write files, call the library ops the reference
+// is made of) and finds where the source does it.
+//
+// The scan is lexical: comments are dropped, string literals kept only for
+// the rules about paths; it finds what a reader would find, not what a
+// preprocessor trick could hide (the sandbox and the runtime checks are what
+// bind; these findings explain to the model what to change). Each rule's
+// action is a campaign setting: off, warn (the finding goes into the
+// attempt's record and the feedback) or reject (the candidate is `rejected`
+// before it is compiled, the message naming the rule and the line).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace eval {
+
+enum class Rule {
+  streams,          // cudaStreamCreate*, at::cuda::getStreamFromPool, cudaLaunchHostFunc ...
+  threads,          // std::thread, pthread_create, std::async, OpenMP is not counted
+  processes,        // fork, exec*, system, popen, kill, raise
+  environment,      // getenv, environ, secure_getenv
+  proc_files,       // "/proc/", "/sys/", "/dev/" in a string
+  timers,           // clock_gettime, std::chrono clocks, cudaEventElapsedTime, rdtsc, gettimeofday
+  signals,          // signal, sigaction, set handlers
+  dynamic_loading,  // dlopen, dlsym, dlvsym, RTLD_*
+  host_asm,         // asm(...) outside a __device__/__global__ function
+  file_writes,      // fopen/open/ofstream/fwrite/write/unlink/rename...
+  library_ops,      // torch::/at:: compute ops and tensor compute methods (the reference's own library)
+  vendor_libraries, // cuBLAS, cuDNN, cuBLASLt, cuFFT, CUTLASS
+};
+inline constexpr int kRuleCount = 12;
+
+enum class RuleAction { off, warn, reject };
+
+std::string to_string(Rule rule);
+base::Result<Rule> parse_rule(const std::string& name);
+std::string to_string(RuleAction action);
+base::Result<RuleAction> parse_rule_action(const std::string& name);
+
+// One action per rule. The defaults: reject what no honest kernel needs
+// (processes, the environment, /proc, signals, dlopen, host asm, file
+// writes), warn where an honest kernel may have a reason (streams, threads,
+// timers), allow the libraries (library_ops, vendor_libraries: off) unless
+// the campaign forbids them.
+struct StaticPolicy {
+  std::map<Rule, RuleAction> actions;
+  StaticPolicy();
+  RuleAction action(Rule rule) const;
+  bool operator==(const StaticPolicy&) const = default;
+};
+
+// "off" (every rule off), "all=ACTION", or RULE=ACTION pairs between commas,
+// applied over `policy` in order: the flag --static-checks and its config key.
+base::Status apply_policy(StaticPolicy& policy, const std::string& spec);
+
+struct Finding {
+  Rule rule;
+  RuleAction action;        // warn or reject (off rules find nothing)
+  int line = 0;             // 1-based, in the candidate's source
+  std::string what;         // the token found: "cudaStreamCreate", "getenv", "at::matmul"
+  std::string why;          // one sentence for the model: what the rule is for and what to do instead
+};
+
+// Every finding of every rule not off, in source order (one per rule and
+// line: its first token).
+std::vector<Finding> scan_source(const std::string& source, const StaticPolicy& policy);
+
+// The finding as one line: "line 12: cudaStreamCreate (streams): ...".
+std::string describe(const Finding& finding);
+
+// The message of a rejection for the first rejecting finding, or "" when none rejects.
+std::string rejection_message(const std::vector<Finding>& findings);
+
+}  // namespace eval

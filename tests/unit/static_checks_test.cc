@@ -1,0 +1,158 @@
+#include <doctest/doctest.h>
+
+#include "eval/static_checks.h"
+#include "test_support.h"
+
+using eval::Finding;
+using eval::Rule;
+using eval::RuleAction;
+using eval::scan_source;
+using eval::StaticPolicy;
+
+namespace {
+
+StaticPolicy all(RuleAction action) {
+  StaticPolicy p;
+  for (auto& [rule, a] : p.actions) a = action;
+  return p;
+}
+
+std::vector<std::string> rules_of(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& f : findings) out.push_back(eval::to_string(f.rule) + ":" + f.what + "@" + std::to_string(f.line));
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("eval::scan_source") {
+  TEST_CASE("each rule finds its token, on its line") {
+    const std::string src =
+        "#include <torch/torch.h>\n"                                   // 1
+        "#include <cublas_v2.h>\n"                                     // 2
+        "torch::Tensor forward(torch::Tensor x) {\n"                   // 3
+        "  cudaStream_t s; cudaStreamCreate(&s);\n"                    // 4
+        "  std::thread t([] {}); t.detach();\n"                        // 5
+        "  if (fork() == 0) system(\"true\");\n"                       // 6
+        "  const char* k = getenv(\"HOME\");\n"                        // 7
+        "  FILE* f = fopen(\"/proc/self/maps\", \"r\");\n"             // 8
+        "  auto t0 = std::chrono::steady_clock::now();\n"              // 9
+        "  signal(SIGTERM, SIG_IGN);\n"                                // 10
+        "  void* h = dlopen(\"libc.so.6\", RTLD_NOW);\n"               // 11
+        "  asm volatile(\"\" ::: \"memory\");\n"                       // 12
+        "  std::ofstream out(\"x\");\n"                                // 13
+        "  return at::relu(x) + x.matmul(x);\n"                        // 14
+        "}\n";
+    auto got = rules_of(scan_source(src, all(RuleAction::warn)));
+    std::vector<std::string> want = {
+        "vendor_libraries:cublas_v2@2", "streams:cudaStreamCreate@4", "threads:std::thread@5",
+        "processes:fork@6",            "environment:getenv@7",  "file_writes:fopen@8",
+        "proc_files:\"/proc...\"@8",    "timers:std::chrono::steady_clock@9", "signals:signal@10",
+        "dynamic_loading:dlopen@11",   "host_asm:asm@12",            "file_writes:std::ofstream@13",
+        "library_ops:at::relu@14"};
+    CHECK(got == want);
+    // One finding per rule and line; a compute method is a library op too.
+    CHECK(rules_of(scan_source("torch::Tensor forward(torch::Tensor x) {\n  return x.matmul(x).relu();\n}\n",
+                               all(RuleAction::warn))) == std::vector<std::string>{"library_ops:.matmul@2"});
+  }
+
+  TEST_CASE("comments and the words inside strings are not code") {
+    const std::string src =
+        "// getenv, fork() and cudaStreamCreate in a comment\n"
+        "/* dlopen(\"x\") */\n"
+        "const char* msg = \"call system() or getenv()? no\";\n"
+        "auto raw = R\"(fopen(\"f\") asm(\"\"))\";\n"
+        "int n = 1'000'000;\n"
+        "torch::Tensor forward(torch::Tensor x) { return x; }\n";
+    CHECK(scan_source(src, all(RuleAction::warn)).empty());
+  }
+
+  TEST_CASE("asm inside device code is the kernel's own; in host code it is found") {
+    const std::string src =
+        "namespace k {\n"
+        "__global__ void relu(const float* x, float* y, int n) {\n"
+        "  int i; asm(\"mov.u32 %0, %%tid.x;\" : \"=r\"(i));\n"
+        "  if (i < n) y[i] = x[i] > 0 ? x[i] : 0;\n"
+        "}\n"
+        "__device__ __forceinline__ float ld(const float* p) { float v; asm volatile(\"ld.global.nc.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(p)); return v; }\n"
+        "}  // namespace k\n"
+        "static unsigned long long host_ticks() { unsigned lo, hi; __asm__ volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi)); return lo; }\n";
+    auto got = rules_of(scan_source(src, all(RuleAction::warn)));
+    CHECK(got == std::vector<std::string>{"host_asm:__asm__@8"});
+  }
+
+  TEST_CASE("what a kernel of one's own still needs from LibTorch is no library op") {
+    const std::string src =
+        "#include <torch/extension.h>\n"
+        "#include <ATen/cuda/CUDAContext.h>\n"
+        "torch::Tensor forward(torch::Tensor x) {\n"
+        "  auto y = torch::empty_like(x);\n"
+        "  auto z = at::zeros({4}, x.options().dtype(at::kFloat));\n"
+        "  auto stream = at::cuda::getCurrentCUDAStream();\n"
+        "  c10::cuda::CUDAGuard guard(x.device());\n"
+        "  TORCH_CHECK(x.is_contiguous(), \"x must be contiguous\");\n"
+        "  float m = std::max(1.0f, std::numeric_limits<float>::max());\n"
+        "  y = y.view({-1}).contiguous();\n"
+        "  return y.reshape(x.sizes());\n"
+        "}\n";
+    auto policy = all(RuleAction::reject);
+    CHECK(rules_of(scan_source(src, policy)).empty());
+  }
+
+  TEST_CASE("the defaults: off rules find nothing, rejection names the first rejecting rule") {
+    const std::string src =
+        "#include <cublas_v2.h>\n"
+        "torch::Tensor forward(torch::Tensor x) {\n"
+        "  cudaStream_t s; cudaStreamCreate(&s);\n"
+        "  const char* key = getenv(\"OPENAI_API_KEY\");\n"
+        "  return at::gelu(x);\n"
+        "}\n";
+    auto findings = scan_source(src, StaticPolicy{});
+    CHECK(rules_of(findings) == std::vector<std::string>{"streams:cudaStreamCreate@3", "environment:getenv@4"});
+    CHECK(findings[0].action == RuleAction::warn);
+    CHECK(findings[1].action == RuleAction::reject);
+    CHECK(eval::rejection_message(findings) ==
+          "static check 'environment': line 4 uses getenv; the environment holds nothing a kernel needs (and never "
+          "the harness's secrets); remove the lookup");
+    CHECK(eval::describe(findings[0]).rfind("line 3: cudaStreamCreate (streams, warn): ", 0) == 0);
+
+    StaticPolicy strict;
+    strict.actions[Rule::library_ops] = RuleAction::reject;
+    strict.actions[Rule::vendor_libraries] = RuleAction::reject;
+    CHECK(rules_of(scan_source(src, strict)) ==
+          std::vector<std::string>{"vendor_libraries:cublas_v2@1", "streams:cudaStreamCreate@3",
+                                   "environment:getenv@4", "library_ops:at::gelu@5"});
+  }
+
+  TEST_CASE("rule and action names parse, and unknown ones say what is known") {
+    for (int i = 0; i < eval::kRuleCount; ++i) {
+      auto r = static_cast<Rule>(i);
+      auto back = eval::parse_rule(eval::to_string(r));
+      REQUIRE(back.ok());
+      CHECK(*back == r);
+    }
+    auto bad = eval::parse_rule("stream");
+    REQUIRE(!bad.ok());
+    CHECK(bad.error().message.find("unknown static check 'stream' (one of streams, threads") == 0);
+    CHECK(!eval::parse_rule_action("block").ok());
+    CHECK(*eval::parse_rule_action("reject") == RuleAction::reject);
+  }
+
+  TEST_CASE("the honest fixtures raise no rejection under the defaults") {
+    // Every candidate refinery's own tests treat as honest: none is rejected
+    // before it is compiled.
+    for (const char* name : {"relu_correct.cpp", "relu_cuda_correct.cu", "published/inline_relu.cu",
+                             "published/ext_relu_dispatch.cpp", "published/cublas_matmul.cu"}) {
+      CAPTURE(name);
+      CHECK(eval::rejection_message(scan_source(test_support::fixture(name), StaticPolicy{})) == "");
+    }
+  }
+
+  TEST_CASE("the attack fixtures are rejected before they are compiled") {
+    for (const char* name : {"attack_forge_result.cpp", "attack_escape.cpp", "attack_steal_secret.cpp",
+                             "attack_signal_parent.cpp", "attack_poison_cache.cpp", "relu_reads_secrets.cpp"}) {
+      CAPTURE(name);
+      CHECK(eval::rejection_message(scan_source(test_support::fixture(name), StaticPolicy{})) != "");
+    }
+  }
+}
