@@ -14,6 +14,7 @@
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh
 #   doctor     refinery doctor --backend cuda
+#   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md)
 #   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
 #              between spaces, IDs within a group between commas; default set:level1 set:level2
 #              set:level3); REFINERY_CHECK_FLAGS, e.g. --compat kernelbench; REFINERY_CHECK_TAG
@@ -82,6 +83,10 @@ for stage in "${stages[@]}"; do
       step "tests/gpu: published kernels that call cuBLAS"
       timeout "$(left 200)" build-gpu/tests/refinery_gpu_tests -ts='published*' -tc='cuBLAS*' > "$out/gpu_cublas.log" 2>&1
       tail -30 "$out/gpu_cublas.log" ;;
+    integrity)
+      step "tests/gpu: the exploit catalogue"
+      timeout "$(left 300)" build-gpu/tests/refinery_gpu_tests -ts='integrity*' -s > "$out/gpu_integrity.log" 2>&1
+      grep -E "MESSAGE|ERROR|test cases" "$out/gpu_integrity.log" | sed 's/.*MESSAGE: //' | tail -40 ;;
     profile)
       step "tests/gpu: profile"
       gpu_tests gpu_profile.log 300 '*profil*' ;;

@@ -12,7 +12,8 @@ namespace {
 
 constexpr std::array<const char*, kRuleCount> kNames = {
     "streams", "threads",     "processes",       "environment", "proc_files",   "timers",
-    "signals", "dynamic_loading", "host_asm",    "file_writes", "library_ops",  "vendor_libraries"};
+    "signals", "dynamic_loading", "host_asm",    "file_writes", "library_ops",  "vendor_libraries",
+    "precision", "cache_control"};
 
 const char* why(Rule rule) {
   switch (rule) {
@@ -46,6 +47,12 @@ const char* why(Rule rule) {
     case Rule::vendor_libraries:
       return "this campaign asks for kernels of your own, not calls into vendor libraries (cuBLAS, cuDNN, "
              "CUTLASS); write the computation as a kernel";
+    case Rule::precision:
+      return "switching the library to TF32 or reduced-precision reductions trades accuracy the tolerance may not "
+             "allow; if you lower precision, do it in your own kernel and check the error against the tolerance";
+    case Rule::cache_control:
+      return "a persisting-L2 carve-out outlives forward and changes the device for whatever runs next; every "
+             "timed call gets fresh inputs, so it cannot help: remove it";
   }
   return "";
 }
@@ -252,6 +259,16 @@ std::vector<Match> classify(const Token& t) {
       starts(n, "cusolver") || t.qualifier == "cutlass" || starts(t.qualifier, "cutlass::") || n == "cutlass" ||
       (t.qualifier.find("blas") != std::string::npos && torch_q))
     m.push_back({Rule::vendor_libraries, full});
+  if (in(n, {"setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision", "setAllowFP16ReductionCuBLAS",
+             "setAllowBF16ReductionCuBLAS", "setFloat32Precision", "cublasSetMathMode", "CUBLAS_TF32_TENSOR_OP_MATH",
+             "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F_FAST_16F", "CUBLAS_COMPUTE_32F_FAST_16BF",
+             "CUDNN_FMA_MATH", "allow_tf32"}))
+    m.push_back({Rule::precision, full});
+  if (in(n, {"cudaLimitPersistingL2CacheSize", "accessPolicyWindow", "cudaStreamAttributeAccessPolicyWindow",
+             "cudaKernelNodeAttributeAccessPolicyWindow", "cudaLaunchAttributeAccessPolicyWindow",
+             "cudaAccessPropertyPersisting", "cudaCtxResetPersistingL2Cache", "CU_LIMIT_PERSISTING_L2_CACHE_SIZE",
+             "cudaDevAttrMaxPersistingL2CacheSize"}))
+    m.push_back({Rule::cache_control, full});
   return m;
 }
 
@@ -335,9 +352,9 @@ base::Result<RuleAction> parse_rule_action(const std::string& name) {
 
 StaticPolicy::StaticPolicy() {
   for (Rule r : {Rule::processes, Rule::environment, Rule::proc_files, Rule::signals, Rule::dynamic_loading,
-                 Rule::host_asm, Rule::file_writes})
+                 Rule::host_asm, Rule::file_writes, Rule::cache_control})
     actions[r] = RuleAction::reject;
-  for (Rule r : {Rule::streams, Rule::threads, Rule::timers}) actions[r] = RuleAction::warn;
+  for (Rule r : {Rule::streams, Rule::threads, Rule::timers, Rule::precision}) actions[r] = RuleAction::warn;
   for (Rule r : {Rule::library_ops, Rule::vendor_libraries}) actions[r] = RuleAction::off;
 }
 

@@ -35,8 +35,10 @@ enum class Rule {
   file_writes,      // fopen/open/ofstream/fwrite/write/unlink/rename...
   library_ops,      // torch::/at:: compute ops and tensor compute methods (the reference's own library)
   vendor_libraries, // cuBLAS, cuDNN, cuBLASLt, cuFFT, CUTLASS
+  precision,        // TF32 and reduced-precision switches: setAllowTF32CuBLAS, cublasSetMathMode ...
+  cache_control,    // persisting-L2 carve-outs and access policy windows
 };
-inline constexpr int kRuleCount = 12;
+inline constexpr int kRuleCount = 14;
 
 enum class RuleAction { off, warn, reject };
 
@@ -47,8 +49,8 @@ base::Result<RuleAction> parse_rule_action(const std::string& name);
 
 // One action per rule. The defaults: reject what no honest kernel needs
 // (processes, the environment, /proc, signals, dlopen, host asm, file
-// writes), warn where an honest kernel may have a reason (streams, threads,
-// timers), allow the libraries (library_ops, vendor_libraries: off) unless
+// writes, cache control), warn where an honest kernel may have a reason
+// (streams, threads, timers, precision switches), allow the libraries (library_ops, vendor_libraries: off) unless
 // the campaign forbids them.
 struct StaticPolicy {
   std::map<Rule, RuleAction> actions;

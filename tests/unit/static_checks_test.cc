@@ -56,6 +56,20 @@ TEST_SUITE("eval::scan_source") {
                                all(RuleAction::warn))) == std::vector<std::string>{"library_ops:.matmul@2"});
   }
 
+  TEST_CASE("precision switches are found (warn by default); cache carve-outs are rejected") {
+    const std::string src =
+        "torch::Tensor forward(torch::Tensor a, torch::Tensor b) {\n"
+        "  at::globalContext().setAllowTF32CuBLAS(true);\n"
+        "  cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 1 << 20);\n"
+        "  return a;\n"
+        "}\n";
+    auto findings = scan_source(src, StaticPolicy{});
+    CHECK(rules_of(findings) ==
+          std::vector<std::string>{"precision:setAllowTF32CuBLAS@2", "cache_control:cudaLimitPersistingL2CacheSize@3"});
+    CHECK(findings[0].action == RuleAction::warn);
+    CHECK(eval::rejection_message(findings).rfind("static check 'cache_control': line 3 uses ", 0) == 0);
+  }
+
   TEST_CASE("comments and the words inside strings are not code") {
     const std::string src =
         "// getenv, fork() and cudaStreamCreate in a comment\n"

@@ -1,0 +1,91 @@
+// The exploit catalogue (tests/integrity/catalogue.tsv, docs/integrity.md) as a
+// test: every entry for the backend, evaluated with a campaign's defaults
+// (static checks on, quarantine at 20x) plus the entry's own static-check
+// overrides, must come out as the catalogue says.
+//
+// Included by tests/integration/integrity_cpu_test.cc and
+// tests/gpu/integrity_cuda_test.cc, each of which defines INTEGRITY_SUITE and
+// integrity::evaluator() and integrity::backend() before including it.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "base/fs.h"
+#include "base/text.h"
+#include "test_support.h"
+
+namespace integrity {
+test_support::RealEvaluator& evaluator();
+const char* backend();  // "cpu" or "cuda"
+
+struct Entry {
+  std::string klass, candidate, problem, backends, expect, static_checks, caught_by;
+  int line = 0;
+};
+
+inline std::vector<Entry> catalogue() {
+  const std::string path = std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/integrity/catalogue.tsv";
+  auto text = base::read_file(path);
+  REQUIRE_MESSAGE(text.ok(), path);
+  std::vector<Entry> out;
+  int line_no = 0;
+  for (const auto& line : base::split(*text, '\n')) {
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    auto f = base::split(line, '\t');
+    REQUIRE_MESSAGE(f.size() == 7, path << ":" << line_no << ": 7 tab-separated fields expected");
+    out.push_back({f[0], f[1], f[2], f[3], f[4], f[5], f[6], line_no});
+  }
+  return out;
+}
+
+inline bool for_backend(const Entry& e) {
+  for (const auto& b : base::split(e.backends, ','))
+    if (b == backend()) return true;
+  return false;
+}
+
+// The verdict as the catalogue names it.
+inline std::string verdict(const eval::Outcome& o) {
+  if (o.status == eval::Status::correct) return o.quarantine.empty() ? "correct" : "quarantined";
+  if (o.status == eval::Status::rejected && o.phase == "static_checks") return "rejected:static";
+  return eval::to_string(o.status);
+}
+
+}  // namespace integrity
+
+TEST_SUITE(INTEGRITY_SUITE) {
+  TEST_CASE("every exploit of the catalogue fails, every honest candidate passes") {
+    auto& e = integrity::evaluator();
+    const eval::EvalSettings saved = e.settings;
+    int run = 0, exploits = 0, honest = 0;
+    for (const auto& entry : integrity::catalogue()) {
+      if (!integrity::for_backend(entry)) continue;
+      e.settings = saved;
+      e.settings.static_checks = eval::StaticPolicy{};  // a campaign's defaults
+      e.settings.quarantine_speedup = 20;
+      if (entry.static_checks != "-") REQUIRE(eval::apply_policy(e.settings.static_checks, entry.static_checks).ok());
+      auto source = base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/integrity/" + entry.candidate);
+      REQUIRE_MESSAGE(source.ok(), entry.candidate);
+      auto o = e.run(entry.problem, *source);
+      INFO("catalogue line " << entry.line << ": " << entry.klass << " (" << entry.candidate << " on " << entry.problem
+                             << ")");
+      CHECK_MESSAGE(integrity::verdict(o) == entry.expect,
+                    integrity::verdict(o) << ": " << o.message << (o.quarantine.empty() ? "" : " / " + o.quarantine));
+      // An honest candidate's findings never reject; a static rejection names its rule.
+      if (entry.expect == "rejected:static") CHECK(o.message.rfind("static check '", 0) == 0);
+      MESSAGE(std::string(integrity::backend()) << " | " << entry.klass << " | " << entry.problem << " | " << integrity::verdict(o)
+                                    << " | " << o.message.substr(0, 160));
+      ++run;
+      (entry.expect == "correct" ? honest : exploits) += 1;
+    }
+    e.settings = saved;
+    MESSAGE(run << " catalogue entries on " << std::string(integrity::backend()) << ": " << exploits << " exploits, " << honest
+                << " honest");
+    CHECK(exploits >= 10);
+    CHECK(honest >= 1);
+  }
+}
