@@ -114,6 +114,61 @@ TEST_SUITE("refinery run") {
     fs::remove_all(fs::path(out).parent_path());
   }
 
+  TEST_CASE("a quarantined speedup counts only once accepted; a static rejection is recorded and explained") {
+    // Two replayed answers: zeros for level2/80 (whose output is identically
+    // zero: correct, thousands of times faster, quarantined) and a ReLU that
+    // reads the environment (rejected before it is compiled).
+    std::string out = temp_run_dir();
+    const std::string dir = fs::path(out).parent_path().string();
+    const std::string zeros =
+        "```cpp\n#include <torch/torch.h>\ntorch::Tensor forward(torch::Tensor x, torch::Tensor w, torch::Tensor b) {\n"
+        "  return torch::zeros({x.size(0), 1}, x.options());\n}\n```\n";
+    const std::string sneaky =
+        "```cpp\n#include <torch/torch.h>\n#include <cstdlib>\ntorch::Tensor forward(torch::Tensor x) {\n"
+        "  if (std::getenv(\"TIMED\")) return x;\n  return torch::relu(x);\n}\n```\n";
+    std::ofstream(dir + "/answers.jsonl") << json{{"key", "m/once/level2/80/s0/t1"}, {"text", zeros}}.dump() << "\n"
+                                          << json{{"key", "m/once/level1/19/s0/t1"}, {"text", sneaky}}.dump() << "\n";
+    std::ofstream(dir + "/q.yaml") << "name: q\nproblems:\n  ids: [level1/19, level2/80]\n  size: small\n"
+                                   << "models:\n  - name: m\n    provider: replay\n    replay_from: answers.jsonl\n"
+                                   << "strategies:\n  - name: once\n    kind: single_shot\n"
+                                   << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n"
+                                   << "report:\n  thresholds: [0, 1]\n";
+    auto first = run({REFINERY_BINARY_PATH, "run", dir + "/q.yaml", "--out", out, "--cache-dir", test_support::cache_dir()});
+    REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+    std::map<std::string, json> by_problem;
+    for (const auto& a : lines(out + "/attempts.jsonl")) by_problem[a["problem"]] = a;
+    REQUIRE(by_problem.size() == 2);
+    const json& degenerate = by_problem["level2/80"];
+    CHECK(degenerate["status"] == "correct");
+    CHECK(degenerate["quarantine"].get<std::string>().find("is above eval.quarantine_speedup (20.0x)") != std::string::npos);
+    const json& rejected = by_problem["level1/19"];
+    CHECK(rejected["status"] == "rejected");
+    CHECK(rejected["message"].get<std::string>().rfind("static check 'environment': line 4 uses std::getenv", 0) == 0);
+    CHECK(rejected["feedback"].get<std::string>().find("## What the static checks found in your source\n\n- line 4: "
+                                                      "std::getenv (environment, reject): ") != std::string::npos);
+    CHECK_FALSE(fs::exists(out + "/attempts/m/once/level1/19/s0/t1/compile.log"));  // nothing was compiled
+
+    auto report = json::parse(*base::read_file(out + "/report.json"));
+    CHECK(report["arms"][0]["turns"][0]["fast_p"]["0"] == 0.5);  // correct counts
+    CHECK(report["arms"][0]["turns"][0]["fast_p"]["1"] == 0.0);  // the held speedup does not
+    CHECK(report["arms"][0]["quarantined"][0]["key"] == "m/once/level2/80/s0/t1");
+    CHECK(first.out.find("quarantined: 1 correct attempt whose speedup waits for `refinery accept RUN KEY`") !=
+          std::string::npos);
+
+    auto wrong_key = run({REFINERY_BINARY_PATH, "accept", out, "m/once/level1/19/s0/t1"});
+    CHECK(wrong_key.exit_code == 1);
+    CHECK(wrong_key.err.find("m/once/level1/19/s0/t1: not quarantined (rejected), nothing to accept") != std::string::npos);
+    auto accepted = run({REFINERY_BINARY_PATH, "accept", out, "m/once/level2/80/s0/t1", "--note", "degenerate, known"});
+    CHECK_MESSAGE(accepted.exit_code == 0, accepted.err);
+    auto after = run({REFINERY_BINARY_PATH, "report", out, "--json"});
+    REQUIRE(after.exit_code == 0);
+    auto r = json::parse(after.out);
+    CHECK(r["arms"][0]["turns"][0]["fast_p"]["1"] == 0.5);
+    CHECK(r["arms"][0]["quarantine_accepted"] == 1);
+    CHECK(lines(out + "/accepted.jsonl")[0]["note"] == "degenerate, known");
+    fs::remove_all(dir);
+  }
+
   TEST_CASE("a run folder written by refinery 0.1 still reports the same and resumes with nothing to do") {
     const std::string fixture = std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/runs/quickstart-0.1";
     const std::string out = temp_run_dir();
