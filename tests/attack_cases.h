@@ -51,8 +51,18 @@ void check_cache_intact() {
     if (e.path().filename() != "meta.json") continue;
     auto meta = nlohmann::json::parse(*base::read_file(e.path().string()), nullptr, false);
     if (!meta.value("ok", false)) continue;
-    auto lib = e.path().parent_path() / "lib.so";
-    CHECK_MESSAGE(*base::sha256_file_hex(lib.string()) == meta.value("lib_sha256", ""), lib);
+    // One library (lib.so, lib_sha256), or a batch's (lib<k>.so, members[k]).
+    std::vector<std::pair<fs::path, std::string>> libs;
+    if (meta.contains("members") && meta["members"].is_array()) {
+      for (size_t k = 0; k < meta["members"].size(); ++k)
+        libs.push_back({e.path().parent_path() / ("lib" + std::to_string(k) + ".so"), meta["members"][k].get<std::string>()});
+    } else {
+      libs.push_back({e.path().parent_path() / "lib.so", meta.value("lib_sha256", "")});
+    }
+    for (const auto& [lib, digest] : libs) {
+      auto actual = base::sha256_file_hex(lib.string());
+      CHECK_MESSAGE((actual.ok() && *actual == digest), lib);
+    }
     ++checked;
   }
   CHECK(checked > 0);

@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "base/fs.h"
 #include "base/text.h"
@@ -114,16 +117,43 @@ inline bool process_gone(int pid) {
   return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
 }
 
-// How many `refinery-worker --runner` processes are alive (zombies aside).
+// The parent of a process, or 0 once it is gone.
+inline int parent_of(int pid) {
+  auto stat = base::read_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat.ok()) return 0;
+  auto close = stat->rfind(')');
+  if (close == std::string::npos) return 0;
+  // After ") S ": the state, then the parent.
+  std::istringstream rest(stat->substr(close + 2));
+  std::string state;
+  int ppid = 0;
+  rest >> state >> ppid;
+  return ppid;
+}
+
+inline bool is_worker(int pid, bool runner) {
+  auto cmdline = base::read_file("/proc/" + std::to_string(pid) + "/cmdline");
+  if (!cmdline.ok() || cmdline->find("refinery-worker") == std::string::npos) return false;
+  return runner == (cmdline->find("--runner") != std::string::npos);
+}
+
+// How many `refinery-worker --runner` processes are alive (zombies aside)
+// that this test started, or that outlived the judge that started them.
+// Runners of other test programs running beside this one (ctest -j) under
+// a live judge of their own are not counted.
 inline int runners_alive() {
   int count = 0;
+  int self = getpid();
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-    std::string pid = e.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    auto cmdline = base::read_file(e.path().string() + "/cmdline");
-    if (!cmdline.ok() || cmdline->find("--runner") == std::string::npos) continue;
-    if (cmdline->find("refinery-worker") == std::string::npos) continue;
-    if (!process_gone(std::stoi(pid))) ++count;
+    std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    int pid = std::stoi(name);
+    if (!is_worker(pid, true) || process_gone(pid)) continue;
+    int parent = parent_of(pid);
+    bool ours = false;
+    for (int p = parent; p > 1 && !ours; p = parent_of(p)) ours = p == self;
+    bool orphaned = parent <= 1 || !is_worker(parent, false);
+    if (ours || orphaned) ++count;
   }
   return count;
 }

@@ -92,7 +92,9 @@ class Runner {
     for (const auto& p : d_.problems)
       for (const auto& s : d_.config.strategies)
         for (int k = 0; k < s.samples; ++k)
-          for (const auto& m : d_.config.models) chains_.push_back({&m, &s, policies_.at(s.name).get(), &p, k});
+          for (const auto& m : d_.config.models)
+            if (shard_of(chain_key(m.name, s.name, p.id, k), d_.shard.count) == d_.shard.index)
+              chains_.push_back({&m, &s, policies_.at(s.name).get(), &p, k});
     for (const auto& c : chains_) progress_.total += c.strategy->turns;
     progress_.chains = static_cast<int>(chains_.size());
 

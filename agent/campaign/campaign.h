@@ -30,6 +30,7 @@
 #include "agent/model/model_client.h"
 #include "agent/campaign/prompt.h"
 #include "agent/campaign/run_store.h"
+#include "agent/campaign/shard.h"
 #include "agent/campaign/strategy.h"
 #include "eval/evaluate.h"
 
@@ -68,6 +69,7 @@ struct CampaignDeps {
   std::atomic<bool>* stop = nullptr;
   int eval_threads = 2;   // compiles and worker runs in flight
   int max_in_flight = 0;  // chains admitted at once; 0 = the models' concurrency + eval_threads
+  ShardSpec shard;        // run only this shard's chains (agent/campaign/shard.h)
 };
 
 // Runs every chain to its end (or until stop). An Error is a campaign that

@@ -28,6 +28,7 @@ const Subcommand kSubcommands[] = {
     {"problems", cmd_problems, "list, show and check problems"},
     {"report", cmd_report, "fast_p and the other figures of a run folder, per arm and turn"},
     {"run", cmd_run, "run (or resume) a campaign from a YAML config"},
+    {"slurm", cmd_slurm, "split a campaign over a Slurm job array, and say how its shards stand"},
     {"version", cmd_version, "print the version and what it was built against"},
 };
 

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "agent/campaign/campaign.h"
+#include "agent/campaign/shard.h"
 #include "agent/cli/accepted.h"
 #include "agent/cli/commands.h"
 #include "agent/config.h"
@@ -72,7 +73,8 @@ base::Result<std::vector<std::string>> left_out_of(const std::vector<std::string
 // Writes report.json and report.txt into the run folder and prints one of them.
 int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
                 const std::vector<Attempt>& attempts, bool json_out, const std::vector<std::string>& leave_out,
-                const eval::ProblemIndex& index, const std::optional<std::pair<std::string, nlohmann::json>>& compared = {}) {
+                const eval::ProblemIndex& index, const std::optional<std::pair<std::string, nlohmann::json>>& compared = {},
+                const std::optional<std::pair<nlohmann::json, std::string>>& shards = {}) {
   auto left_out = left_out_of(leave_out, problems, index);
   if (!left_out) {
     std::fprintf(stderr, "refinery report: %s\n", left_out.error().message.c_str());
@@ -85,6 +87,10 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
   }
   auto report = campaign_report(config, problems, attempts, *left_out, leave_out, *accepted);
   std::string text = format_report(report);
+  if (shards) {
+    report["shards"] = shards->first;
+    text = shards->second + text;
+  }
   if (compared) {
     report["compare"] = compared->second;
     report["compare"]["run"] = compared->first;
@@ -96,6 +102,32 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
   if (json_out) std::printf("%s\n", report.dump(2).c_str());
   else std::printf("%s", text.c_str());
   return 0;
+}
+
+// `refinery report RUN` for a sharded run (agent/campaign/shard.h): every
+// shard read as one campaign, and what is missing, doubled or foreign said.
+int report_shards(const fs::path& run, const Args& args) {
+  auto shards = read_shards(run.string());
+  if (!shards) {
+    std::fprintf(stderr, "refinery report: %s\n", shards.error().message.c_str());
+    return 1;
+  }
+  auto config = parse_config(shards->config_text, (run / "shards" / "config.yaml").string());
+  if (!config) {
+    std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
+    return 1;
+  }
+  std::vector<std::string> leave_out = config->leave_out;
+  for (const auto& p : base::split(args.get("leave-out"), ','))
+    if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
+  for (const auto& p : shards->problems) std::fprintf(stderr, "refinery report: %s\n", p.c_str());
+  nlohmann::json merged = {{"count", shards->count}, {"read", shards->dirs.size()}, {"problems", shards->problems}};
+  std::string text = "shards: " + std::to_string(shards->dirs.size()) + " of " + std::to_string(shards->count) +
+                     " read as one campaign" +
+                     (shards->problems.empty() ? "\n" : "; " + std::to_string(shards->problems.size()) + " problems:\n");
+  for (const auto& p : shards->problems) text += "  " + p + "\n";
+  return emit_report(run, *config, shards->selection, shards->attempts, args.has("json"), leave_out,
+                     problem_index(args.get("problems")), {}, std::pair{merged, text});
 }
 
 }  // namespace
@@ -111,6 +143,7 @@ int cmd_report(const std::vector<std::string>& argv) {
     return 2;
   }
   const fs::path run = args->positional[0];
+  if (!fs::exists(run / "config.yaml") && fs::is_directory(run / "shards")) return report_shards(run, *args);
   auto config_text = base::read_file((run / "config.yaml").string());
   auto selection_text = base::read_file((run / "selection.json").string());
   if (!config_text || !selection_text) {
@@ -159,7 +192,8 @@ int cmd_run(const std::vector<std::string>& argv) {
                                  {"force", false, "continue a run folder whose config changed"},
                                  {"threads", true, "evaluation threads: compiles and worker runs in flight (default: cores + 1 on cuda, 1 on cpu)"},
                                  {"cache-dir", true, "compile cache"},
-                                 {"problems", true, "problems folder"}};
+                                 {"problems", true, "problems folder"},
+                                 {"shard", true, "I/N: run only shard I of N of the chains (default folder runs/<name>/shards/I)"}};
   // The usage text goes with usage errors only; the exit code follows the error's kind.
   auto fail = [&](const base::Error& e) {
     std::fprintf(stderr, "refinery run: %s\n", e.message.c_str());
@@ -172,6 +206,12 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (args->positional.size() != 1) return fail(base::usage_error("one CONFIG file expected"));
   auto threads = args->integer("threads", 0, 1, 1024);
   if (!threads) return fail(threads.error());
+  ShardSpec shard;
+  if (args->has("shard")) {
+    auto parsed = parse_shard(args->get("shard"));
+    if (!parsed) return fail(parsed.error());
+    shard = *parsed;
+  }
   const std::string config_path = args->positional[0];
   auto config_text = base::read_file(config_path);
   if (!config_text) return fail(config_text.error());
@@ -241,9 +281,24 @@ int cmd_run(const std::vector<std::string>& argv) {
         config->seed.value_or(std::random_device{}()) ^ std::hash<std::string>{}(m.name));
   }
 
-  fs::path out = args->get("out", "runs/" + config->name);
+  fs::path out = args->get("out", "runs/" + config->name +
+                                      (shard.sharded() ? "/shards/" + std::to_string(shard.index) : std::string()));
   auto store = RunStore::open(out.string(), *config_text, args->has("force"));
   if (!store) return fail(store.error());
+  if (shard.sharded()) {
+    // A shard folder says which shard it is; one that says another is not reused.
+    const std::string meta_path = (out / "shard.json").string();
+    const nlohmann::json meta = {{"index", shard.index}, {"count", shard.count}};
+    if (auto old = base::read_file(meta_path)) {
+      auto j = nlohmann::json::parse(*old, nullptr, false);
+      if (j != meta)
+        return fail(base::Error{meta_path + " says " + old->substr(0, 80) + ", not shard " + args->get("shard")});
+    } else if (!store->attempts().empty()) {
+      return fail(base::Error{out.string() + " holds attempts of a run that was not sharded; give the shard a folder of its own"});
+    } else if (auto s = base::write_file_atomic(meta_path, meta.dump() + "\n"); !s) {
+      return fail(s.error());
+    }
+  }
   for (const auto& w : store->warnings()) std::fprintf(stderr, "refinery run: %s\n", w.c_str());
   std::vector<std::string> selection;
   for (const auto& p : *problems) selection.push_back(p.id);
@@ -292,7 +347,8 @@ int cmd_run(const std::vector<std::string>& argv) {
                       std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
                                    key.str().c_str(), error.c_str());
                     },
-                    &g_stop, *threads > 0 ? static_cast<int>(*threads) : default_eval_threads(settings.backend)};
+                    &g_stop, *threads > 0 ? static_cast<int>(*threads) : default_eval_threads(settings.backend),
+                    0, shard};
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, nullptr);

@@ -15,6 +15,7 @@ int cmd_eval(const std::vector<std::string>& args);
 int cmd_problems(const std::vector<std::string>& args);
 int cmd_report(const std::vector<std::string>& args);
 int cmd_run(const std::vector<std::string>& args);
+int cmd_slurm(const std::vector<std::string>& args);
 
 // Dispatches argv[1] through the subcommand table.
 int run_cli(int argc, char** argv);

@@ -205,6 +205,57 @@ TEST_SUITE("refinery run") {
     fs::remove_all(fs::path(out).parent_path());
   }
 
+  TEST_CASE("a campaign run as 3 shards reports as the same campaign run whole; a shard folder is never mixed up") {
+    std::string whole = temp_run_dir();
+    std::string root = fs::path(whole).parent_path().string();
+    std::string sharded = root + "/sharded";
+    const std::string config = "configs/quickstart.yaml";
+    auto one = run({REFINERY_BINARY_PATH, "run", config, "--out", whole, "--cache-dir", test_support::cache_dir()});
+    REQUIRE_MESSAGE(one.exit_code == 0, one.err);
+    size_t shard_attempts = 0;
+    for (int i = 0; i < 3; ++i) {
+      std::string dir = sharded + "/shards/" + std::to_string(i);
+      auto r = run({REFINERY_BINARY_PATH, "run", config, "--shard", std::to_string(i) + "/3", "--out", dir,
+                    "--cache-dir", test_support::cache_dir()});
+      CHECK_MESSAGE(r.exit_code == 0, r.err);
+      CHECK(json::parse(*base::read_file(dir + "/shard.json")) == json{{"index", i}, {"count", 3}});
+      shard_attempts += lines(dir + "/attempts.jsonl").size();
+    }
+    CHECK(shard_attempts == lines(whole + "/attempts.jsonl").size());
+
+    auto merged = run({REFINERY_BINARY_PATH, "report", sharded, "--json"});
+    REQUIRE_MESSAGE(merged.exit_code == 0, merged.err);
+    auto m = json::parse(merged.out);
+    auto w = json::parse(*base::read_file(whole + "/report.json"));
+    CHECK(m["shards"] == json{{"count", 3}, {"read", 3}, {"problems", json::array()}});
+    CHECK(m["arms"][0]["attempts"] == w["arms"][0]["attempts"]);
+    CHECK(m["arms"][0]["attempts_by_status"] == w["arms"][0]["attempts_by_status"]);
+    for (size_t t = 0; t < w["arms"][0]["turns"].size(); ++t) {
+      CHECK(m["arms"][0]["turns"][t]["correct_rate"] == w["arms"][0]["turns"][t]["correct_rate"]);
+      CHECK(m["arms"][0]["turns"][t]["fast_p"]["0"] == w["arms"][0]["turns"][t]["fast_p"]["0"]);
+    }
+    CHECK(fs::exists(sharded + "/report.json"));
+
+    // Shard 1's folder given to shard 2, or the whole run's folder given to a shard: refused.
+    auto swapped = run({REFINERY_BINARY_PATH, "run", config, "--shard", "2/3", "--out", sharded + "/shards/1"});
+    CHECK(swapped.exit_code == 1);
+    CHECK(swapped.err.find("not shard 2/3") != std::string::npos);
+    auto into_whole = run({REFINERY_BINARY_PATH, "run", config, "--shard", "0/3", "--out", whole});
+    CHECK(into_whole.exit_code == 1);
+    CHECK(into_whole.err.find("was not sharded") != std::string::npos);
+    auto bad = run({REFINERY_BINARY_PATH, "run", config, "--shard", "3/3", "--out", root + "/bad"});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--shard") != std::string::npos);
+
+    // A shard lost: the report says so and counts what it has.
+    fs::remove_all(sharded + "/shards/2");
+    auto partial = run({REFINERY_BINARY_PATH, "report", sharded, "--json"});
+    REQUIRE_MESSAGE(partial.exit_code == 0, partial.err);
+    CHECK(partial.err.find("shard 2 of 3 is missing") != std::string::npos);
+    CHECK(json::parse(partial.out)["shards"]["read"] == 2);
+    fs::remove_all(root);
+  }
+
   TEST_CASE("a changed config is refused without --force") {
     std::string out = temp_run_dir();
     REQUIRE(run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,
