@@ -211,7 +211,7 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "claimed_median_ms")) TRY(as_amount(*v, "timing.claimed_median_ms", kMaxMs, t.claimed_median_ms));
   if (auto* v = member(j, "judge_overhead_ms")) TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
   if (auto* v = member(j, "judge_slack_ms")) TRY(as_amount(*v, "timing.judge_slack_ms", kMaxMs, t.judge_slack_ms));
-  if (auto* v = member(j, "contradicted")) TRY(as_integer(*v, "timing.contradicted", 0, 1, t.contradicted));
+  if (auto* v = member(j, "contradicted")) TRY(as_integer(*v, "timing.contradicted", 0, 2, t.contradicted));
   if (auto* v = member(j, "floored_calls")) TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
   if (auto* v = member(j, "checked_calls")) TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
   if (auto* v = member(j, "batch_calls")) TRY(as_integer(*v, "timing.batch_calls", 1, 1 << 20, t.batch_calls));

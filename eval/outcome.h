@@ -89,9 +89,9 @@ struct Timing {
   // claims within it of the judge's floors stand, so a runner could shade
   // its claims by up to this unseen. The bound's resolution.
   double judge_slack_ms = 0;
-  // On cuda a timing whose windows contradict the claims is measured once
-  // more, on other inputs, before the candidate is `rejected`: how many
-  // timings before this one were contradicted (0 or 1).
+  // A timing whose windows contradict the claims is measured again, on other
+  // inputs, up to three timings in all, before the candidate is `rejected`:
+  // how many timings before this one were contradicted (0 to 2).
   int contradicted = 0;
   int floored_calls = 0;
   int checked_calls = 0;

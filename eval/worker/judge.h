@@ -93,9 +93,11 @@ class Judge {
   // the runner's no-op call, of one call and of every place, so that a
   // window's cost beyond its calls is known from a runner that holds no model code.
   std::optional<Outcome> measure_window_cost();
-  // Warm-up, then interleaved timed batches of both sides. `pass` 1 is a
-  // second timing after the bound contradicted the first (on other inputs,
-  // other checked calls). Sets contradicted_ when the bound rejected.
+  // Warm-up, then interleaved timed batches of both sides. `pass` > 0 is
+  // another timing after the bound contradicted the one before (on other
+  // inputs, other checked calls), up to kTimings in all. Sets contradicted_
+  // when the bound rejected.
+  static constexpr int kTimings = 3;
   std::optional<Outcome> time_both(const std::vector<at::Tensor>& last_inputs, int pass);
   std::vector<at::Tensor> fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick, uint64_t seed) const;
   void profile(const std::vector<at::Tensor>& inputs, int region);

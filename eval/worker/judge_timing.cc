@@ -207,7 +207,7 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend, judge_cost);
   if (bound.rejected) {
     contradicted_ = true;
-    return finish(Status::rejected, *bound.rejected + (pass > 0 ? " (in two timings on different inputs)" : ""));
+    return finish(Status::rejected, *bound.rejected + (pass > 0 ? " (in " + std::to_string(pass + 1) + " timings on different inputs)" : std::string()));
   }
   Timing t;
   t.reference = summarize(ref_series);
