@@ -222,7 +222,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
                                      "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
-                                     "static_checks", "quarantine_speedup"},
+                                     "static_checks", "quarantine_speedup", "devices", "runners"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -242,6 +242,22 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.number("max_uncertainty", c.eval.max_uncertainty, 0, 1000));
     TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
     TRY(er.number("quarantine_speedup", c.eval.quarantine_speedup, 0, 1e9));
+    TRY(er.integer("runners", c.eval.runners, 1, 256));
+    if (const YAML::Node& dv = e["devices"]) {
+      if (dv.IsScalar()) {
+        TRY_ASSIGN(std::string all, yaml::as_string(doc, dv, "devices"));
+        if (all != "all") return doc.error_at(dv, "'devices' is 'all' or a list of GPU numbers, such as [0, 1]");
+      } else {
+        TRY(yaml::expect_sequence(doc, dv, "'devices'"));
+        if (dv.size() == 0) return doc.error_at(dv, "'devices' is empty (leave it out, or say 'all', for every GPU)");
+        for (const auto& d : dv) {
+          TRY_ASSIGN(int64_t gpu, yaml::as_int_in(doc, d, "devices", 0, 4095));
+          if (std::find(c.eval.devices.begin(), c.eval.devices.end(), gpu) != c.eval.devices.end())
+            return doc.error_at(d, "GPU " + std::to_string(gpu) + " is listed twice in 'devices'");
+          c.eval.devices.push_back(static_cast<int>(gpu));
+        }
+      }
+    }
     if (const YAML::Node& sc = e["static_checks"]) {
       if (sc.IsScalar()) {
         TRY_ASSIGN(std::string all, yaml::as_string(doc, sc, "static_checks"));

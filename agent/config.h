@@ -80,6 +80,10 @@ struct EvalConfig {
   // of rule: off | warn | reject over the defaults.
   eval::StaticPolicy static_checks;
   double quarantine_speedup = 20;  // correct speedups above this wait for `refinery accept`; 0: no factor
+  // cuda: the GPUs evaluations run on, one worker at a time on each; empty
+  // (`all`): every GPU the worker sees. cpu: `runners` evaluations at once.
+  std::vector<int> devices;
+  int runners = 1;
 };
 
 struct Config {

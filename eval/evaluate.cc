@@ -72,6 +72,9 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.message = why;
     outcome.phase = "static_checks";
     outcome.mode = to_string(settings.mode);
+  // Whatever the result file said, these are refinery's to set.
+  outcome.device = -1;
+  outcome.devices_retired.clear();
     outcome.static_findings = std::move(findings);
     outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     redact(outcome, base::Redactor(settings.secrets));
@@ -133,10 +136,44 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   job.tolerance = effective_tolerance(problem, settings);
   job.timing = settings.timing;
   if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
-  // One worker at a time where timings or a GPU are shared; correctness-only
-  // checks on the cpu backend may run side by side.
-  std::unique_lock<std::mutex> lock(device_, std::defer_lock);
-  if (settings.backend == Backend::cuda || settings.timing.enabled) lock.lock();
+  // One worker at a time on each device where timings or a GPU are shared
+  // (eval/device_pool.h); correctness-only checks on the cpu backend run side
+  // by side, on no device of the pool.
+  if (settings.backend == Backend::cpu && !settings.timing.enabled) {
+    job.device = pool_.devices().empty() ? 0 : pool_.devices().front();
+    return measure(problem, job, settings);
+  }
+  // The probe of a device after a suspect outcome: the reference against itself, alone.
+  auto probe = [&](int device) -> base::Status {
+    WorkerJob p = job;
+    p.device = device;
+    p.candidate_library = reference.library_path;
+    p.candidate_digest = reference.digest;
+    p.correctness_seeds.resize(1);
+    p.timing.enabled = false;
+    p.profile = ProfileOptions{};
+    TRY_ASSIGN(Outcome o, launcher_.run(p));
+    if (o.status != Status::correct)
+      return Error{"probe of device " + std::to_string(device) + ": the reference against itself ended " +
+                   to_string(o.status) + ": " + o.message};
+    return {};
+  };
+  auto on = [&](int device) {
+    WorkerJob j = job;
+    j.device = device;
+    return measure(problem, j, settings);
+  };
+  TRY_ASSIGN(PooledOutcome pooled, run_on_pool(pool_, problem.id, on, probe));
+  Outcome outcome = std::move(pooled.outcome);
+  outcome.device = pooled.device;
+  outcome.devices_retired = std::move(pooled.retired);
+  if (pooled.probes > 0) outcome.phases_ms["device_probe"] = pooled.probe_ms;
+  return outcome;
+}
+
+// One device's measurement of the job: the worker run, more runs while the
+// timing is unsteady, and the ncu profile.
+Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings) {
   TRY_ASSIGN(Outcome outcome, launcher_.run(job));
   if (outcome.sandbox.is_object() && outcome.sandbox.value("refused", false))
     return Error{problem.id + ": " + outcome.message +

@@ -7,8 +7,8 @@
 // An Error means the evaluation could not be attempted (unknown size preset,
 // the reference does not compile, the worker cannot start); everything the
 // candidate does is an Outcome. Thread-safe: compiles of concurrent calls
-// overlap, but one Evaluator runs one worker at a time, so that timings never
-// share the device.
+// overlap, and one Evaluator runs one worker at a time on each of its
+// devices, so that timings never share a device.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 
 #include "base/result.h"
 #include "eval/compiler.h"
+#include "eval/device_pool.h"
 #include "eval/job.h"
 #include "eval/outcome.h"
 #include "eval/problem.h"
@@ -82,8 +83,10 @@ std::vector<uint64_t> derive_seeds(uint64_t master, int count);
 
 class Evaluator {
  public:
-  Evaluator(CompileService& compiler, WorkerLauncher& launcher)
-      : compiler_(compiler), launcher_(launcher) {}
+  // `devices`: the GPUs (or, on the cpu backend, the runner slots) workers
+  // run on, one worker at a time on each (eval/device_pool.h).
+  Evaluator(CompileService& compiler, WorkerLauncher& launcher, std::vector<int> devices = {0})
+      : compiler_(compiler), launcher_(launcher), pool_(std::move(devices)) {}
 
   base::Result<Outcome> evaluate(const Problem& problem, const std::string& candidate_source,
                                  const EvalSettings& settings);
@@ -106,12 +109,13 @@ class Evaluator {
  private:
   base::Result<Outcome> run_worker(const Problem& problem, const CompiledLibrary& reference,
                                    const CompiledLibrary& candidate, const EvalSettings& settings);
+  base::Result<Outcome> measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings);
   // The ncu adapter's run: the profile, or a note saying why there is none.
   profiler::Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;
-  std::mutex device_;  // held while a worker runs, but for correctness-only runs on the cpu backend
+  DevicePool pool_;  // a device is leased while a worker runs, but for correctness-only runs on the cpu backend
 };
 
 // The tolerance in force: settings, else KernelBench's 1e-2 in its mode, else

@@ -343,6 +343,13 @@ json to_json(const Outcome& o) {
     j["static_findings"] = findings;
   }
   if (!o.quarantine.empty()) j["quarantine"] = o.quarantine;
+  if (o.device >= 0) j["device"] = o.device;
+  if (!o.devices_retired.empty()) {
+    json retired = json::array();
+    for (const auto& r : o.devices_retired)
+      retired.push_back({{"device", r.device}, {"reason", r.reason}, {"during", r.during}});
+    j["devices_retired"] = retired;
+  }
   return j;
 }
 
@@ -414,6 +421,19 @@ base::Result<Outcome> outcome_from_json(const json& j) {
       }
     }
     if (auto* v = member(j, "quarantine")) TRY(as_text(*v, "quarantine", kMaxText, o.quarantine));
+    if (auto* v = member(j, "device")) TRY(as_integer(*v, "device", -1, 4096, o.device));
+    if (auto* v = member(j, "devices_retired")) {
+      TRY(as_array(*v, "devices_retired", kMaxOutputs));
+      for (size_t i = 0; i < v->size(); ++i) {
+        const std::string where = "devices_retired[" + std::to_string(i) + "]";
+        TRY(as_object((*v)[i], where));
+        RetiredDevice r;
+        if (auto* d = member((*v)[i], "device")) TRY(as_integer(*d, where + ".device", 0, 4096, r.device));
+        if (auto* w = member((*v)[i], "reason")) TRY(as_text(*w, where + ".reason", kMaxText, r.reason));
+        if (auto* w = member((*v)[i], "during")) TRY(as_text(*w, where + ".during", kMaxText, r.during));
+        o.devices_retired.push_back(std::move(r));
+      }
+    }
     return o;
   } catch (const std::exception& e) {  // a backstop: every check above is meant to come first
     return base::Error{std::string("malformed result: ") + e.what()};

@@ -117,6 +117,13 @@ struct CompileInfo {
   std::vector<std::pair<std::string, double>> steps;  // seconds per step, when compiled now
 };
 
+// A device taken out of the rotation (eval/device_pool.h).
+struct RetiredDevice {
+  int device = 0;
+  std::string reason;  // what the probe said
+  std::string during;  // the job after which it was probed ("level1/19")
+};
+
 struct Outcome {
   Status status = Status::crashed;
   std::string message;
@@ -144,6 +151,12 @@ struct Outcome {
   // inputs and outputs (docs/integrity.md). Empty when it is not.
   std::vector<Finding> static_findings;
   std::string quarantine;
+  // Set by refinery (eval::Evaluator, eval/device_pool.h): the device whose
+  // worker gave this verdict (-1: none was leased, a correctness-only cpu
+  // check), and the devices retired on its way (a failed probe after a
+  // suspect outcome; the job then ran again on another device).
+  int device = -1;
+  std::vector<RetiredDevice> devices_retired;
 };
 
 // The message of a correct outcome whose job had timing turned off: the one

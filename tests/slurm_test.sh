@@ -82,6 +82,16 @@ test ! -f "$work/sharded/slurm/job.json" || fail "--dry-run submitted a job"
 
 "$refinery" slurm configs/quickstart.yaml --shards 4 --out "$work/sharded" || fail "refinery slurm could not submit"
 start=$(date +%s)
+job=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job_id"])' "$work/sharded/slurm/job.json")
+# Preempt shard 0 once it has recorded an attempt: Slurm stops the task and
+# queues it again, and the task resumes its shard (nothing lost, nothing twice).
+until [ -s "$work/sharded/shards/0/attempts.jsonl" ]; do
+  (( $(date +%s) - start > 600 )) && fail "shard 0 recorded nothing in 600 s"
+  sleep 0.5
+done
+before=$(wc -l < "$work/sharded/shards/0/attempts.jsonl")
+scontrol requeue "${job}_0" || fail "scontrol requeue ${job}_0 failed"
+echo "requeued shard 0 (task ${job}_0) after $before recorded attempts"
 while true; do
   "$refinery" slurm --status "$work/sharded" > "$work/status.txt" 2>&1
   code=$?
@@ -94,6 +104,15 @@ while true; do
 done
 cat "$work/status.txt"
 echo "sharded campaign: $(( $(date +%s) - start )) s from submission to the last shard done"
+restarts=$(scontrol show job "${job}_0" 2>/dev/null | grep -o 'Restarts=[0-9]*' | head -1)
+echo "shard 0: ${restarts:-Restarts unknown (the job left the controller's memory)}"
+case "$restarts" in Restarts=0) fail "shard 0 was never requeued";; esac
+python3 - "$work/sharded/shards/0/attempts.jsonl" <<'PY' || fail "shard 0 recorded an attempt twice after its requeue"
+import json, sys
+keys = [json.loads(l)["key"] for l in open(sys.argv[1]) if l.strip()]
+assert len(keys) == len(set(keys)), keys
+print(f"shard 0 after its requeue: {len(keys)} attempts, each once")
+PY
 
 "$refinery" report "$work/sharded" --json > "$work/merged.json" 2> "$work/merged.err" || { cat "$work/merged.err"; fail "report of the shards failed"; }
 "$refinery" report "$work/one" --json > "$work/one.json" || fail "report of the one-process run failed"

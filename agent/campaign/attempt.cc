@@ -85,6 +85,12 @@ json to_json(const Attempt& a) {
   if (a.unstable) j["unstable"] = true;
   if (a.truncated) j["truncated"] = true;
   if (!a.quarantine.empty()) j["quarantine"] = a.quarantine;
+  if (a.device) j["device"] = *a.device;
+  if (!a.devices_retired.empty()) {
+    json retired = json::array();
+    for (const auto& r : a.devices_retired) retired.push_back({{"device", r.device}, {"reason", r.reason}});
+    j["devices_retired"] = retired;
+  }
   return j;
 }
 
@@ -108,6 +114,21 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "unstable", a.unstable));
     TRY(read(j, "truncated", a.truncated));
     TRY(read(j, "quarantine", a.quarantine));
+    if (j.contains("device")) {
+      int device = 0;
+      TRY(read_integer(j, "device", device));
+      a.device = device;
+    }
+    if (auto r = j.find("devices_retired"); r != j.end()) {
+      if (!r->is_array()) return Error{"devices_retired is not an array"};
+      for (const auto& item : *r) {
+        if (!item.is_object()) return Error{"devices_retired holds a non-object"};
+        DeviceRetirement d;
+        TRY(read_integer(item, "device", d.device));
+        TRY(read(item, "reason", d.reason));
+        a.devices_retired.push_back(std::move(d));
+      }
+    }
     TRY(read(j, "cost_usd", a.cost_usd));
     TRY(read(j, "response_text", a.response_text));
     TRY(read(j, "feedback", a.feedback));

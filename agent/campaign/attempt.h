@@ -10,6 +10,10 @@
 //   speedup, candidate_ms, reference_ms           numbers, or null when not timed
 //                                                 (present only when the candidate was evaluated)
 //   backend                                       cpu or cuda (only when evaluated)
+//   device                                        the GPU (cuda) or runner (cpu) whose worker gave the verdict,
+//                                                 when one was leased (eval/device_pool.h)
+//   devices_retired [{device, reason}]            devices a failed probe took out of the rotation
+//                                                 on the way (the job then ran on another), when any
 //   unstable, truncated                           present (true) only when so
 //   quarantine                                    why a correct speedup is set aside (eval/quarantine.h), when it is
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
@@ -45,6 +49,11 @@ struct TokenUsage {
   std::string invalid;  // why the provider's counts were not believed; empty when they were
 };
 
+struct DeviceRetirement {
+  int device = 0;
+  std::string reason;
+};
+
 struct Attempt {
   AttemptKey key;
   std::string status;   // an eval status name ("correct", "mismatch", ...), "no_code" or "truncated"
@@ -56,6 +65,8 @@ struct Attempt {
   bool unstable = false;   // the timing's uncertainty was above eval.max_uncertainty
   bool truncated = false;  // the response was cut at the output token limit
   std::string quarantine;  // why the speedup waits for `refinery accept` before it counts; empty when it does not
+  std::optional<int> device;                      // the device whose worker gave the verdict
+  std::vector<DeviceRetirement> devices_retired;  // taken out of the rotation on the way
   TokenUsage usage;
   double cost_usd = 0;
   std::string response_text;  // the model's whole answer; empty in a store's summaries

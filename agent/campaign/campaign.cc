@@ -298,6 +298,8 @@ class Runner {
         if (summary.contains(k) && summary[k].is_number()) *v = summary[k].get<double>();
       record.unstable = summary.value("unstable", false);
       record.quarantine = summary.value("quarantine", "");
+      if (outcome.device >= 0) record.device = outcome.device;
+      for (const auto& r : outcome.devices_retired) record.devices_retired.push_back({r.device, r.reason});
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
       if (truncated) {
         TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));
@@ -347,9 +349,10 @@ class Runner {
 
 base::Status run_campaign(CampaignDeps& deps) { return Runner(deps).run(); }
 
-int default_eval_threads(eval::Backend backend) {
-  if (backend == eval::Backend::cpu) return 1;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) + 1;
+int default_eval_threads(eval::Backend backend, int devices) {
+  devices = std::max(1, devices);
+  if (backend == eval::Backend::cpu) return devices;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) + devices;
 }
 
 }  // namespace agent

@@ -78,9 +78,10 @@ struct CampaignDeps {
 // this run, unrecorded, and the campaign carries on.
 base::Status run_campaign(CampaignDeps& deps);
 
-// The evaluation threads a backend wants. cuda: one per core for compiles,
-// plus one so that a worker times on the GPU while every core compiles. cpu:
-// one, because there a compile would share the cores with the timing.
-int default_eval_threads(eval::Backend backend);
+// The evaluation threads a backend wants with `devices` devices (GPUs, or cpu
+// runners). cuda: one per core for compiles, plus one per GPU so that every
+// GPU times while every core compiles. cpu: one per runner, because there a
+// compile would share the cores with the timing.
+int default_eval_threads(eval::Backend backend, int devices = 1);
 
 }  // namespace agent

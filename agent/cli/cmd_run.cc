@@ -249,6 +249,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.remeasure = e.remeasure;
   options.static_checks = e.static_checks;
   options.quarantine_speedup = e.quarantine_speedup;
+  options.devices = e.devices;
+  options.runners = e.runners;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};
   auto ctx = make_context(options);
   if (!ctx) return fail(ctx.error().wrap(config_path));
@@ -347,7 +349,8 @@ int cmd_run(const std::vector<std::string>& argv) {
                       std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
                                    key.str().c_str(), error.c_str());
                     },
-                    &g_stop, *threads > 0 ? static_cast<int>(*threads) : default_eval_threads(settings.backend),
+                    &g_stop, *threads > 0 ? static_cast<int>(*threads)
+                                 : default_eval_threads(settings.backend, static_cast<int>((*ctx)->devices.size())),
                     0, shard};
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;

@@ -99,6 +99,7 @@ namespace {
 
 struct Probe {
   bool cuda = false;
+  int cuda_devices = 0;
   std::string arch;
   std::string hardware;
 };
@@ -116,6 +117,7 @@ Probe probe_worker(base::ProcessRunner& runner, const std::string& worker) {
   p.hardware = j.value("cpu", "CPU") + ", " + std::to_string(j.value("cpu_cores", 0)) + " cores";
   if (!j.contains("cuda_devices") || j["cuda_devices"].empty()) return p;
   p.cuda = true;
+  p.cuda_devices = static_cast<int>(j["cuda_devices"].size());
   const auto& d = j["cuda_devices"][0];
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s: %d SMs, %s, %.1f TB/s peak memory bandwidth, %s L2, compute capability %s",
@@ -184,7 +186,22 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
     lo.memory_limit_bytes = physical / 4 * 3;
   }
   ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->runner);
-  ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher);
+  if (s.backend == eval::Backend::cuda) {
+    // Every GPU the worker sees, or those the config lists (each must be one it sees).
+    for (int d : options.devices)
+      if (d < 0 || d >= probe.cuda_devices)
+        return base::Error{"eval.devices lists GPU " + std::to_string(d) + ", but the worker sees " +
+                           std::to_string(probe.cuda_devices) + " (CUDA_VISIBLE_DEVICES numbers them from 0)"};
+    ctx->devices = options.devices;
+    if (ctx->devices.empty())
+      for (int d = 0; d < std::max(1, probe.cuda_devices); ++d) ctx->devices.push_back(d);
+  } else {
+    for (int r = 0; r < std::max(1, options.runners); ++r) ctx->devices.push_back(r);
+    // Runners share the cores: each gets its part unless --threads says otherwise.
+    if (options.runners > 1 && s.threads == 0)
+      s.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / options.runners);
+  }
+  ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher, ctx->devices);
   ctx->hardware = probe.hardware;
   ctx->compiler_name = s.backend == eval::Backend::cuda ? "nvcc (sm_" + co.cuda_arch + ")" : "g++ -O3 -fopenmp";
   return ctx;

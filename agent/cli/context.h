@@ -48,6 +48,8 @@ struct EvalOptions {
   std::optional<eval::Tolerance> tolerance;  // overrides the problems' own
   eval::StaticPolicy static_checks;      // --static-checks, eval.static_checks
   double quarantine_speedup = 20;        // --quarantine-speedup, eval.quarantine_speedup; 0: no factor
+  std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
+  int runners = 1;                       // cpu: evaluations run (and timed) at once
 };
 
 // The flags of eval_flags(), range-checked; a bad value is a usage error.
@@ -62,6 +64,7 @@ struct Context {
   eval::EvalSettings settings;
   std::string hardware;   // "NVIDIA H200: 132 SMs, 140 GiB, 4.8 TB/s peak, 60 MiB L2" or the CPU
   std::string compiler_name;  // "nvcc (sm_90a)" or the C++ compiler
+  std::vector<int> devices;   // the GPUs (cuda) or runner slots (cpu) the evaluator leases
 };
 
 // An Error is an option the machine cannot honour (ncu missing) or a worker that cannot start.

@@ -70,6 +70,20 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
   }
   json report = {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
                  {"backends", backends}, {"arms", arms}};
+  // Which device gave each verdict, and which were retired (eval/device_pool.h);
+  // records written before devices say none, and their reports read as they did.
+  std::map<int, int> per_device;
+  json retired = json::array();
+  for (const auto& a : attempts) {
+    if (a.device) ++per_device[*a.device];
+    for (const auto& r : a.devices_retired)
+      retired.push_back({{"device", r.device}, {"reason", r.reason}, {"key", a.key.str()}});
+  }
+  if (!per_device.empty() || !retired.empty()) {
+    json counts = json::object();
+    for (const auto& [d, n] : per_device) counts[std::to_string(d)] = n;
+    report["devices"] = {{"attempts", counts}, {"retired", retired}};
+  }
   // Records written before modes say none: their reports read as they did.
   if (!modes.empty()) report["modes"] = modes;
   if (!leave_out_patterns.empty()) {
@@ -104,6 +118,16 @@ std::string format_report(const json& report) {
     out += "left out of fast_p, the correct rate and the geomean (" + joined_patterns + "): " +
            std::to_string(ids.size()) + " of " + std::to_string(report["problems"].get<size_t>()) + " problems" +
            (ids.empty() ? "" : ": " + joined_ids) + "\n";
+  }
+  if (report.contains("devices")) {
+    const auto& d = report["devices"];
+    std::string line = "devices:";
+    for (auto it = d["attempts"].begin(); it != d["attempts"].end(); ++it)
+      line += " " + it.key() + " (" + std::to_string(it.value().get<int>()) + " attempts)";
+    for (const auto& r : d["retired"])
+      line += "; device " + std::to_string(r["device"].get<int>()) + " retired after " + r["key"].get<std::string>() +
+              ": " + r["reason"].get<std::string>();
+    out += line + "\n";
   }
   for (const auto& arm : report["arms"]) {
     std::snprintf(buf, sizeof buf, "%s x %s: %zu problems x %d samples, %d attempts, %lld tokens, $%.4f\n",

@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <thread>
+#include <vector>
 
 #include "test_support.h"
 
@@ -112,6 +114,33 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.phase == "candidate trial 0");
     CHECK(o.message.find("the runner was killed by SIGSEGV") == 0);
     CHECK(o.message.find("during candidate trial 0") != std::string::npos);
+  }
+
+  TEST_CASE("on two runners, evaluations run side by side; a crash has its runner probed for real and kept") {
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(problem.ok());
+    eval::Evaluator two(*cpu().compiler, *cpu().launcher, {0, 1});
+    std::vector<eval::Outcome> outs(4);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; ++i)
+      threads.emplace_back([&, i] {
+        auto o = two.evaluate(*problem, fixture(i == 0 ? "relu_segfault.cpp" : "relu_correct.cpp"), cpu().settings);
+        REQUIRE_MESSAGE(o.ok(), (o.ok() ? "" : o.error().message));
+        outs[i] = std::move(o).value();
+      });
+    for (auto& t : threads) t.join();
+    std::set<int> used;
+    for (int i = 0; i < 4; ++i) {
+      CHECK_MESSAGE(outs[i].status == (i == 0 ? Status::crashed : Status::correct), outs[i].message);
+      CHECK((outs[i].device == 0 || outs[i].device == 1));
+      CHECK(outs[i].devices_retired.empty());
+      used.insert(outs[i].device);
+    }
+    CHECK(used.size() == 2);
+    // The crash was suspect: its runner ran the reference against itself, which passed.
+    CHECK(outs[0].phases_ms.contains("device_probe"));
+    CHECK_FALSE(outs[1].phases_ms.contains("device_probe"));
+    CHECK(eval::to_json(outs[1])["device"] == outs[1].device);
   }
 
   TEST_CASE("an abort is a crash") {

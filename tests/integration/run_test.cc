@@ -256,6 +256,46 @@ TEST_SUITE("refinery run") {
     fs::remove_all(root);
   }
 
+  TEST_CASE("a campaign on three cpu runners gives the verdicts of one runner, each saying which runner gave it") {
+    std::string out = temp_run_dir();
+    std::string root = fs::path(out).parent_path().string();
+    std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart.yaml");
+    const std::string relative = "replay_from: quickstart-responses.jsonl";
+    REQUIRE(text.find(relative) != std::string::npos);
+    text.replace(text.find(relative), relative.size(),
+                 "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl");
+    text.replace(text.find("backend: auto"), std::string("backend: auto").size(), "backend: cpu\n  runners: 3");
+    std::ofstream(root + "/three.yaml") << text;
+    auto three = run({REFINERY_BINARY_PATH, "run", root + "/three.yaml", "--out", out, "--cache-dir",
+                      test_support::cache_dir()});
+    REQUIRE_MESSAGE(three.exit_code == 0, three.err);
+    auto one = run({REFINERY_BINARY_PATH, "run", "configs/quickstart.yaml", "--out", root + "/one", "--cache-dir",
+                    test_support::cache_dir()});
+    REQUIRE_MESSAGE(one.exit_code == 0, one.err);
+    std::map<std::string, std::string> by_key_three, by_key_one;
+    std::set<int> devices;
+    for (const auto& a : lines(out + "/attempts.jsonl")) {
+      by_key_three[a["key"]] = a["status"];
+      // Every verdict a worker gave (a compile error had none).
+      if (a.contains("backend") && a["status"] != "compile_error") {
+        REQUIRE(a.contains("device"));
+        devices.insert(a["device"].get<int>());
+      }
+    }
+    for (const auto& a : lines(root + "/one/attempts.jsonl")) {
+      by_key_one[a["key"]] = a["status"];
+      if (a.contains("backend") && a["status"] != "compile_error") CHECK(a["device"] == 0);
+    }
+    CHECK(by_key_three == by_key_one);
+    CHECK(devices.size() > 1);
+    for (int d : devices) CHECK((d >= 0 && d < 3));
+    auto report = json::parse(*base::read_file(out + "/report.json"));
+    REQUIRE(report.contains("devices"));
+    CHECK(report["devices"]["retired"].empty());
+    CHECK(base::read_file(out + "/report.txt")->find("devices: 0 (") != std::string::npos);
+    fs::remove_all(root);
+  }
+
   TEST_CASE("a changed config is refused without --force") {
     std::string out = temp_run_dir();
     REQUIRE(run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,

@@ -104,6 +104,26 @@ TEST_SUITE("agent::Config") {
           "                ^");
   }
 
+  TEST_CASE("the devices (GPUs listed or all) and the cpu runners") {
+    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [0, 2]\n  runners: 4\n"),
+                                 "exp.yaml");
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->eval.devices == std::vector<int>{0, 2});
+    CHECK(c->eval.runners == 4);
+    auto all = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: all\n"), "exp.yaml");
+    REQUIRE(all.ok());
+    CHECK(all->eval.devices.empty());
+    CHECK(all->eval.runners == 1);
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [1, 1]\n"))
+              .find("exp.yaml:29:16: GPU 1 is listed twice in 'devices'") == 0);
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: some\n"))
+              .find("'devices' is 'all' or a list of GPU numbers") != std::string::npos);
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: []\n")).find("'devices' is empty") !=
+          std::string::npos);
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  runners: 0\n")).find("runners") !=
+          std::string::npos);
+  }
+
   TEST_CASE("a misspelt key is an error with its place and the closest key") {
     CHECK(error_of(with(kConfig, "    temperature: 0.2", "    temprature: 0.2")) ==
           "exp.yaml:12:5: unknown key 'temprature' in model 'fast' (did you mean 'temperature'?)\n"

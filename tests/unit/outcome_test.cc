@@ -60,6 +60,8 @@ eval::Outcome full_outcome() {
   p.counters_note = "no counters";
   p.device.name = "test gpu";
   o.profile = p;
+  o.device = 1;
+  o.devices_retired = {{3, "probe of device 3: the reference against itself ended timeout", "level1/19"}};
   return o;
 }
 
@@ -161,6 +163,9 @@ TEST_SUITE("eval::Outcome") {
     CHECK(back->profile->candidate.kernels.at(0).name == "relu_kernel");
     CHECK(back->compile->headers == "lean");
     CHECK(back->compile->steps.size() == 2);
+    CHECK(back->device == 1);
+    REQUIRE(back->devices_retired.size() == 1);
+    CHECK(back->devices_retired[0].during == "level1/19");
   }
 
   TEST_CASE("a correct result without timing is accepted only when timing was disabled or it was a profile run") {

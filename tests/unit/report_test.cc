@@ -7,6 +7,7 @@
 
 using agent::AttemptSummary;
 using agent::compute_turns;
+using nlohmann::json;
 
 namespace {
 AttemptSummary correct(const std::string& p, int sample, int turn, double speedup) {
@@ -112,6 +113,43 @@ TEST_SUITE("agent::report") {
     const std::string text = agent::format_report(r);
     CHECK(text.find("left out of fast_p, the correct rate and the geomean (set:degenerate): 1 of 3 problems: level2/80\n") !=
           std::string::npos);
+  }
+
+  TEST_CASE("the report counts each device's verdicts and names a retired device with the attempt it followed") {
+    agent::Config config;
+    config.models.push_back({});
+    config.models[0].name = "m";
+    config.strategies.push_back({});
+    config.strategies[0].name = "s";
+    std::vector<agent::Attempt> attempts;
+    for (int i = 0; i < 5; ++i) {
+      agent::Attempt a;
+      a.key = {"m", "s", "level1/" + std::to_string(i + 1), 0, 1};
+      a.status = "correct";
+      a.evaluated = true;
+      a.backend = "cuda";
+      a.speedup = 1.0;
+      a.device = i % 2 == 0 ? 0 : 2;
+      attempts.push_back(a);
+    }
+    attempts[3].devices_retired = {{1, "probe of device 1: the reference against itself ended timeout"}};
+    auto r = agent::campaign_report(config, {"level1/1", "level1/2", "level1/3", "level1/4", "level1/5"}, attempts);
+    CHECK(r["devices"]["attempts"] == json{{"0", 3}, {"2", 2}});
+    REQUIRE(r["devices"]["retired"].size() == 1);
+    CHECK(r["devices"]["retired"][0]["key"] == "m/s/level1/4/s0/t1");
+    CHECK(agent::format_report(r).find("devices: 0 (3 attempts) 2 (2 attempts); device 1 retired after "
+                                       "m/s/level1/4/s0/t1: probe of device 1") != std::string::npos);
+    for (auto& a : attempts) a.device.reset(), a.devices_retired.clear();
+    CHECK_FALSE(agent::campaign_report(config, {"level1/1"}, attempts).contains("devices"));
+    // The record keeps both through attempts.jsonl.
+    agent::Attempt a = attempts[0];
+    a.device = 2;
+    a.devices_retired = {{1, "gone"}};
+    auto back = agent::attempt_from_json(agent::to_json(a));
+    REQUIRE(back.ok());
+    CHECK(back->device == 2);
+    REQUIRE(back->devices_retired.size() == 1);
+    CHECK(back->devices_retired[0].reason == "gone");
   }
 
   TEST_CASE("the report says which modes produced its attempts, and a comparison lists the verdicts that differ") {
