@@ -83,15 +83,29 @@ test ! -f "$work/sharded/slurm/job.json" || fail "--dry-run submitted a job"
 "$refinery" slurm configs/quickstart.yaml --shards 4 --out "$work/sharded" || fail "refinery slurm could not submit"
 start=$(date +%s)
 job=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job_id"])' "$work/sharded/slurm/job.json")
-# Preempt shard 0 once it has recorded an attempt: Slurm stops the task and
+# Preempt the first shard that records an attempt: Slurm stops the task and
 # queues it again, and the task resumes its shard (nothing lost, nothing twice).
-until [ -s "$work/sharded/shards/0/attempts.jsonl" ]; do
-  (( $(date +%s) - start > 600 )) && fail "shard 0 recorded nothing in 600 s"
+diagnose() {
+  echo "--- squeue"; squeue -a 2>&1 | head -20
+  echo "--- sacct / scontrol"; scontrol show job "$job" 2>&1 | grep -E 'JobId|JobState|Reason|ExitCode|StdErr' | head -20
+  echo "--- the run folder"; (cd "$work/sharded" && find . -maxdepth 3 | sort | head -40)
+  for f in "$work"/sharded/slurm/*.out "$work"/sharded/slurm/*.err; do
+    [ -f "$f" ] && { echo "--- $f"; tail -20 "$f"; }
+  done
+  "$refinery" slurm --status "$work/sharded" 2>&1 | tail -20
+}
+victim=
+until [ -n "$victim" ]; do
+  for i in 0 1 2 3; do
+    if [ -s "$work/sharded/shards/$i/attempts.jsonl" ]; then victim=$i; break; fi
+  done
+  [ -n "$victim" ] && break
+  if (( $(date +%s) - start > 600 )); then diagnose; fail "no shard recorded an attempt in 600 s"; fi
   sleep 0.5
 done
-before=$(wc -l < "$work/sharded/shards/0/attempts.jsonl")
-scontrol requeue "${job}_0" || fail "scontrol requeue ${job}_0 failed"
-echo "requeued shard 0 (task ${job}_0) after $before recorded attempts"
+before=$(wc -l < "$work/sharded/shards/$victim/attempts.jsonl")
+scontrol requeue "${job}_$victim" || { diagnose; fail "scontrol requeue ${job}_$victim failed"; }
+echo "requeued shard $victim (task ${job}_$victim) after $before recorded attempts"
 while true; do
   "$refinery" slurm --status "$work/sharded" > "$work/status.txt" 2>&1
   code=$?
@@ -100,21 +114,21 @@ while true; do
   # a failure counts once it is said three times running.
   if [ "$code" = 2 ]; then bad=0; else bad=$(( ${bad:-0} + 1 )); fi
   if [ "${bad:-0}" -ge 3 ]; then
-    cat "$work/status.txt" "$work"/sharded/slurm/*.err 2>/dev/null; fail "a shard failed (status exit $code)"
+    diagnose; fail "a shard failed (status exit $code)"
   fi
-  (( $(date +%s) - start > 900 )) && { cat "$work/status.txt"; fail "the shards did not finish in 900 s"; }
+  (( $(date +%s) - start > 900 )) && { diagnose; fail "the shards did not finish in 900 s"; }
   sleep 2
 done
 cat "$work/status.txt"
 echo "sharded campaign: $(( $(date +%s) - start )) s from submission to the last shard done"
-restarts=$(scontrol show job "${job}_0" 2>/dev/null | grep -o 'Restarts=[0-9]*' | head -1)
-echo "shard 0: ${restarts:-Restarts unknown (the controller no longer lists the job)}"
-case "$restarts" in Restarts=0) fail "shard 0 was never requeued";; esac
-python3 - "$work/sharded/shards/0/attempts.jsonl" <<'PY' || fail "shard 0 recorded an attempt twice after its requeue"
+restarts=$(scontrol show job "${job}_$victim" 2>/dev/null | grep -o 'Restarts=[0-9]*' | head -1)
+echo "shard $victim: ${restarts:-Restarts unknown (the controller no longer lists the job)}"
+case "$restarts" in Restarts=0) fail "shard $victim was never requeued";; esac
+python3 - "$work/sharded/shards/$victim/attempts.jsonl" "$victim" <<'PY' || fail "shard $victim recorded an attempt twice after its requeue"
 import json, sys
 keys = [json.loads(l)["key"] for l in open(sys.argv[1]) if l.strip()]
 assert len(keys) == len(set(keys)), keys
-print(f"shard 0 after its requeue: {len(keys)} attempts, each once")
+print(f"shard {sys.argv[2]} after its requeue: {len(keys)} attempts, each once")
 PY
 
 "$refinery" report "$work/sharded" --json > "$work/merged.json" 2> "$work/merged.err" || { cat "$work/merged.err"; fail "report of the shards failed"; }

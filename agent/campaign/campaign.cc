@@ -1,6 +1,8 @@
 #include "agent/campaign/campaign.h"
 
+#include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <deque>
 #include <map>
 #include <memory>
@@ -246,11 +248,26 @@ class Runner {
     if (stopped()) return finish();
     auto record = attempt(*st, response);
     if (!record) {
+      if (record.error().kind == base::ErrorKind::interrupted) return finish();
       fail(record.error());
       return finish();
     }
     absorb(*st, *record);
     if (!advance(st)) finish();
+  }
+
+  // Whether the run was stopped while this outcome was made, and it shows it:
+  // a worker or runner ended by SIGINT, SIGTERM or SIGHUP waits (up to 2 s)
+  // for the signal that reached refinery at the same moment; one that never
+  // comes was the candidate's own doing, and is its crash.
+  // A verdict the judge finished stands, stopped or not.
+  bool cut_short(const eval::Outcome& outcome) const {
+    if (outcome.status != eval::Status::crashed) return false;
+    if (stopped()) return true;
+    const int sig = outcome.signal;
+    if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP) return false;
+    for (int i = 0; i < 40 && !stopped(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return stopped();
   }
 
   base::Result<Attempt> attempt(const ChainState& st, const json& response) {
@@ -285,6 +302,11 @@ class Runner {
     } else {
       TRY(base::write_file(dir + (d_.target.backend == "cuda" ? "/candidate.cu" : "/candidate.cpp"), *e.code));
       TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code));
+      // An evaluation the run's own interruption cut short (Ctrl-C, or Slurm
+      // preempting the task: both signal the worker too) says nothing about
+      // the candidate: not recorded, and evaluated again on resume.
+      if (cut_short(outcome))
+        return base::Error{"evaluation interrupted", base::ErrorKind::interrupted};
       json summary = eval::summary_json(outcome);
       TRY(base::write_file(dir + "/result.json", summary.dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));

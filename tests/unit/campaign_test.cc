@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <csignal>
 #include <condition_variable>
 #include <mutex>
 
@@ -144,6 +145,48 @@ TEST_SUITE("campaign") {
     REQUIRE(responses.ok());
     CHECK(std::count(responses->begin(), responses->end(), '\n') == asked.load());
     CHECK(asked.load() <= static_cast<int>(attempts.size()) + 3);  // at most the chains in flight
+  }
+
+  TEST_CASE("a crash the run's own interruption caused is not recorded; the same crash without one is") {
+    // Slurm preempting a task signals every process of it: the worker dies of
+    // SIGTERM as refinery is told to stop. That says nothing of the candidate.
+    Harness h;
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
+        -> base::Result<agent::Completion> { return Harness::answer(); };
+    std::atomic<int> evaluated{0};
+    auto sigterm = [](const std::string& message) {
+      eval::Outcome o;
+      o.status = eval::Status::crashed;
+      o.signal = SIGTERM;
+      o.message = message;
+      return o;
+    };
+    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      if (++evaluated == 2) {
+        h.stop = true;  // as the handler sets it
+        return sigterm("the worker was killed by SIGTERM");
+      }
+      return Harness::correct(1.2);
+    };
+    REQUIRE(h.run(ask, evaluate).ok());
+    const auto attempts = h.store->attempts();
+    CHECK(attempts.size() == 1);
+    for (const auto& a : attempts) CHECK(a.status == "correct");
+    auto responses = base::read_file(h.store->dir() + "/responses.jsonl");
+    REQUIRE(responses.ok());
+    CHECK(std::count(responses->begin(), responses->end(), '\n') >= 2);  // kept, for the resume
+
+    // A candidate that ends itself with SIGTERM, the run going on: its crash.
+    Harness h2;
+    auto self_kill = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+      return sigterm("the runner was killed by SIGTERM");
+    };
+    h2.config.strategies[0].turns = 1;
+    h2.config.strategies[0].samples = 1;
+    h2.config.models.resize(1);
+    REQUIRE(h2.run(ask, self_kill).ok());
+    REQUIRE(h2.store->attempts().size() == 1);
+    CHECK(h2.store->attempts()[0].status == "crashed");
   }
 
   TEST_CASE("an evaluation that cannot be attempted stops the campaign with its error") {
