@@ -66,15 +66,16 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
 
   // The static checks come before the compiler: a rejected source costs nothing more.
   std::vector<Finding> findings = scan_source(candidate_source, settings.static_checks);
+  const double static_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (std::string why = rejection_message(findings); !why.empty()) {
     Outcome outcome;
     outcome.status = Status::rejected;
     outcome.message = why;
     outcome.phase = "static_checks";
     outcome.mode = to_string(settings.mode);
-  // Whatever the result file said, these are refinery's to set.
-  outcome.device = -1;
-  outcome.devices_retired.clear();
+    // Whatever the result file said, these are refinery's to set.
+    outcome.device = -1;
+    outcome.devices_retired.clear();
     outcome.static_findings = std::move(findings);
     outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     redact(outcome, base::Redactor(settings.secrets));
@@ -103,7 +104,8 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   outcome.static_findings = std::move(findings);
   if (auto inputs = resolve_inputs(problem, settings.size))
     outcome.quarantine = quarantine_reason(*inputs, outcome, settings.quarantine_speedup);
-  outcome.phases_ms["compile"] = compile_ms;
+  outcome.phases_ms["compile"] = compile_ms - static_ms;
+  outcome.phases_ms["static_checks"] = static_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   redact(outcome, base::Redactor(settings.secrets));
   return outcome;

@@ -21,6 +21,11 @@ namespace eval::worker {
 std::optional<std::string> check_structure(const std::vector<at::Tensor>& actual,
                                            const std::vector<at::Tensor>& expected);
 
+// Whether every element of `actual` is within tolerance of `expected`, by the
+// rule compare_values applies, in fewer passes over memory (isclose): the
+// timed calls' checks ask only this, and compare_values says how they differ.
+bool within_tolerance(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol);
+
 TrialDiff compare_values(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol,
                          int max_reported);
 

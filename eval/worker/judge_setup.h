@@ -26,6 +26,16 @@ struct Layout {
 
 Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, int places);
 
+// The bytes a timed batch's places may take: the arena's, and as much again for
+// each of the judge's own per-call copies (fresh inputs, the reference's outputs).
+inline uint64_t batch_budget(Backend backend) { return backend == Backend::cuda ? (4ull << 30) : (256ull << 20); }
+
+// How many calls of `place_bytes` each a timed batch may hold within batch_budget:
+// at least 1 (a call bigger than the budget is timed alone).
+inline int calls_within(uint64_t place_bytes, Backend backend) {
+  return static_cast<int>(std::max<uint64_t>(1, batch_budget(backend) / std::max<uint64_t>(place_bytes, 1)));
+}
+
 // How many places an arena of at most `budget` bytes holds: at least 2, at most kMaxCalls and
 // kMaxSlots over the tensors of one call.
 int places_within(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs, uint64_t budget);

@@ -84,8 +84,8 @@ std::optional<Outcome> Judge::connect_runner(const std::vector<at::Tensor>& inpu
                                              "), and untrusted results are not allowed");
   }
   // Room for a timed batch of calls, each on inputs of its own, within the arena's budget.
-  const uint64_t budget = job_.backend == Backend::cuda ? (4ull << 30) : (256ull << 20);
-  const int places = job_.timing.enabled ? places_within(tensors_of(inputs), outputs, budget) : 2;
+  const int places =
+      job_.timing.enabled ? places_within(tensors_of(inputs), outputs, batch_budget(job_.backend)) : 2;
   layout_ = plan_layout(tensors_of(inputs), outputs, places);
   auto arena = Arena::create(job_.backend, job_.device, layout_.bytes);
   if (!arena) return finish(Status::runtime_error, "the arena: " + arena.error().message);

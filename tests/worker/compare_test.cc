@@ -1,6 +1,7 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ using eval::worker::check_no_alias;
 using eval::worker::check_structure;
 using eval::worker::check_unchanged;
 using eval::worker::compare_values;
+using eval::worker::within_tolerance;
 
 const eval::Tolerance kTol{1e-3, 1e-2};  // atol, rtol
 
@@ -168,6 +170,41 @@ TEST_SUITE("eval::worker::compare_values") {
     at::Tensor expected = two_by_three().t().contiguous();  // 3 x 2
     at::Tensor actual = two_by_three().t();                 // same values, strided
     CHECK(compare_values(actual, expected, kTol, 5).mismatches == 0);
+  }
+}
+
+TEST_SUITE("eval::worker::within_tolerance") {
+  // The timed calls' check asks within_tolerance first and compare_values only
+  // where it says no: the two must agree on every kind of element.
+  TEST_CASE("agrees with compare_values on the edge cases, in every dtype and layout") {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+    const std::vector<std::pair<float, float>> pairs = {
+        {1.0f, 1.0f},      {1.0f, 1.0f + 0.5e-2f}, {1.0f, 1.02f},  {0.0f, 0.9e-3f}, {0.0f, 2e-3f},
+        {nan, nan},        {nan, 1.0f},            {1.0f, nan},    {inf, inf},      {-inf, inf},
+        {1.0f, inf},       {inf, 1.0f},            {-5.0f, -5.04f}, {-5.0f, -5.2f}, {1e30f, 1.001e30f}};
+    for (const auto& [a, e] : pairs) {
+      for (auto dtype : {torch::kFloat32, torch::kFloat64, torch::kFloat16}) {
+        at::Tensor actual = floats({a}).to(dtype), expected = floats({e}).to(dtype);
+        const bool pass = compare_values(actual, expected, kTol, 1).mismatches == 0;
+        CHECK_MESSAGE(within_tolerance(actual, expected, kTol) == pass, a, " against ", e, " in ", dtype);
+      }
+    }
+    // Many elements, one bad one far in (past the first chunk's start), and a transposed actual.
+    at::Tensor e = torch::randn({64, 300});
+    at::Tensor a = e.clone();
+    CHECK(within_tolerance(a, e, kTol));
+    a[63][299] = 10.0f;
+    CHECK_FALSE(within_tolerance(a, e, kTol));
+    CHECK(within_tolerance(e.t().contiguous().t(), e, kTol));
+    CHECK_FALSE(within_tolerance(e.reshape({300, 64}), e, kTol));  // another shape
+  }
+
+  TEST_CASE("integers must be equal") {
+    at::Tensor e = torch::arange(10, torch::kInt64);
+    CHECK(within_tolerance(e.clone(), e, kTol));
+    at::Tensor a = e.clone();
+    a[3] = 4;
+    CHECK_FALSE(within_tolerance(a, e, kTol));
   }
 }
 
