@@ -51,7 +51,12 @@ for r in rows:
         r["speedup"] or 0))
     if r["label"] in ("cold", "new-candidate"):
         print("   candidate compile %.2f s (cached: %s)" % (r["compile"]["seconds"], r["compile"]["cached"]))
-sp = [r["speedup"] for r in rows if r["label"].startswith("repeat")]
+    print("   checks: static %.1f ms, fresh inputs %.1f ms, checked calls %.1f ms%s" % (
+        p.get("static_checks", 0), p.get("timing_fresh_inputs", 0), p.get("timing_checks", 0),
+        "" if r["status"] == "correct" else "; " + r["message"][:200]))
+sp = [r["speedup"] for r in rows if r["label"].startswith("repeat") and r["status"] == "correct"]
+if not sp:
+    sys.exit("no repeat was correct: no speedup spread")
 med = statistics.median(sp)
 print("speedup over 5 evaluations: median %.4f, min %.4f, max %.4f, max deviation from median %.2f%%" % (
     med, min(sp), max(sp), 100 * max(abs(s - med) for s in sp) / med))
