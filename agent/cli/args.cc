@@ -43,6 +43,8 @@ base::Result<Args> parse_args(const std::vector<std::string>& argv, const std::v
   for (const auto& f : flags) names.push_back(f.name);
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    // run_cli sends a command's usage to stdout and exits 0 for these.
+    if (a == "--help" || a == "-h") return base::usage_error("its usage follows");
     if (!base::starts_with(a, "--") || a == "--") {
       args.positional.push_back(a);
       continue;

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -52,8 +54,20 @@ int run_cli(int argc, char** argv) {
   std::vector<std::string> args(argv + 2, argv + argc);
   std::vector<std::string> names;
   for (const auto& s : kSubcommands) {
-    if (name == s.name) return s.run(args);
-    names.push_back(s.name);
+    if (name != s.name) {
+      names.push_back(s.name);
+      continue;
+    }
+    // `refinery COMMAND --help`: every command's flag parser stops at it with
+    // a usage error, whose text (the command's usage) goes to stdout.
+    for (const auto& a : args)
+      if (a == "--help" || a == "-h") {
+        std::fflush(stderr);
+        dup2(STDOUT_FILENO, STDERR_FILENO);
+        const int code = s.run({"--help"});
+        return code == 2 ? 0 : code;
+      }
+    return s.run(args);
   }
   std::fprintf(stderr, "refinery: unknown command '%s'", name.c_str());
   if (auto guess = base::closest_match(name, names)) std::fprintf(stderr, " (did you mean '%s'?)", guess->c_str());

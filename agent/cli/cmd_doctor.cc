@@ -16,7 +16,8 @@ namespace agent {
 int cmd_doctor(const std::vector<std::string>& argv) {
   auto args = parse_args(argv, eval_flags());
   if (!args) {
-    std::fprintf(stderr, "refinery doctor: %s\n", args.error().message.c_str());
+    std::fprintf(stderr, "refinery doctor: %s\nusage: refinery doctor [--backend cpu|cuda] [flags]\n%s",
+                 args.error().message.c_str(), flags_help(eval_flags()).c_str());
     return 2;
   }
   auto options = eval_options_from_args(*args);

@@ -228,6 +228,10 @@ int cmd_problems(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "%s", usage);
     return 2;
   }
+  if (argv[0] == "--help" || argv[0] == "-h") {
+    std::printf("%s", usage);
+    return 0;
+  }
   std::vector<std::string> rest(argv.begin() + 1, argv.end());
   std::vector<FlagSpec> flags = eval_flags();
   flags.push_back({"audit", false, "check: also run the reference audit (would a kernel that skips the work pass?)"});

@@ -88,6 +88,21 @@ TEST_SUITE("refinery command line") {
     CHECK(command.err.find("unknown command 'evl' (did you mean 'eval'?)") != std::string::npos);
   }
 
+  TEST_CASE("COMMAND --help prints that command's usage to stdout and exits 0, doing nothing else") {
+    for (const char* command : {"accept", "doctor", "eval", "problems", "report", "run", "slurm"}) {
+      auto help = refinery({command, "--help"});
+      CHECK_MESSAGE(help.exit_code == 0, command, ": ", help.err);
+      CHECK_MESSAGE(help.out.find(std::string("usage: refinery ") + command) != std::string::npos, command, ": ",
+                    help.out);
+      CHECK_MESSAGE(help.err.empty(), command, ": ", help.err);
+    }
+    // Anywhere among the arguments, and -h too: a config is not read, a run not started.
+    auto run = refinery({"run", "/nonexistent/config.yaml", "-h"});
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("--shard") != std::string::npos);
+    CHECK(run.out.find("/nonexistent") == std::string::npos);
+  }
+
   TEST_CASE("a timing known less well than the threshold is measured again, and marked unstable if it stays so") {
     auto noisy = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
                            "--timing-trials", "5", "--max-uncertainty", "0", "--json", "--cache-dir",
