@@ -256,11 +256,11 @@ class Runner {
     if (!advance(st)) finish();
   }
 
-  // Whether the run was stopped while this outcome was made, and it shows it:
-  // a worker or runner ended by SIGINT, SIGTERM or SIGHUP waits (up to 2 s)
-  // for the signal that reached refinery at the same moment; one that never
-  // comes was the candidate's own doing, and is its crash.
-  // A verdict the judge finished stands, stopped or not.
+  // Whether the run's own stop ended this evaluation: only a crash can be
+  // that (a verdict the judge finished stands, stopped or not). A worker or
+  // runner ended by SIGINT, SIGTERM or SIGHUP waits (up to 2 s) for the signal
+  // that reached refinery at the same moment; one that never comes was the
+  // candidate's own doing, and is its crash.
   bool cut_short(const eval::Outcome& outcome) const {
     if (outcome.status != eval::Status::crashed) return false;
     if (stopped()) return true;

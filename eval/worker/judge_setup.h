@@ -31,9 +31,10 @@ Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::
 inline uint64_t batch_budget(Backend backend) { return backend == Backend::cuda ? (4ull << 30) : (256ull << 20); }
 
 // How many calls of `place_bytes` each a timed batch may hold within batch_budget:
-// at least 1 (a call bigger than the budget is timed alone).
+// at least 1 (a call bigger than the budget is timed alone), at most kMaxCalls.
 inline int calls_within(uint64_t place_bytes, Backend backend) {
-  return static_cast<int>(std::max<uint64_t>(1, batch_budget(backend) / std::max<uint64_t>(place_bytes, 1)));
+  const uint64_t calls = batch_budget(backend) / std::max<uint64_t>(place_bytes, 1);
+  return static_cast<int>(std::clamp<uint64_t>(calls, 1, kMaxCalls));
 }
 
 // How many places an arena of at most `budget` bytes holds: at least 2, at most kMaxCalls and

@@ -39,6 +39,11 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.versions.value("libtorch", "") != "");
     CHECK(o.phases_ms.contains("compile"));
     CHECK(o.phases_ms.contains("timing"));
+    // What the checks against cheating cost, within the timing.
+    for (const char* k : {"static_checks", "timing_fresh_inputs", "timing_checks"}) CHECK_MESSAGE(o.phases_ms.contains(k), k);
+    CHECK(o.phases_ms.value("timing_checks", -1.0) > 0);
+    CHECK(o.phases_ms.value("timing_checks", 0.0) + o.phases_ms.value("timing_fresh_inputs", 0.0) <
+          o.phases_ms.value("timing", 0.0));
     // As root (CI, containers) a new network namespace is always possible.
     if (geteuid() == 0) CHECK(o.network_isolated);
   }

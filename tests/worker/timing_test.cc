@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/worker/judge_setup.h"
 #include "eval/worker/timing.h"
 
 // Last: LibTorch brings glog, whose CHECK aborts the process; doctest's must win.
@@ -471,5 +472,19 @@ TEST_SUITE("eval::worker::bound_claims, a loaded cpu host") {
     // On a GPU too the quietest window is the reference (it was the median
     // until an honest kernel was rejected on a loaded H200).
     CHECK_FALSE(bound_claims({1.0, 1.0, 1.0, 1.0, 1.0}, noisy, 1, cost, Backend::cuda).rejected);
+  }
+}
+
+TEST_SUITE("eval::worker::calls_within") {
+  // A timed batch's calls each cost the judge copies of a place: level1/19 at
+  // full size (12 GiB a place) in a batch of two ran an 80 GB GPU out of memory.
+  TEST_CASE("a place bigger than the budget is timed one call at a time; small ones share a batch") {
+    using eval::Backend;
+    CHECK(eval::worker::calls_within(12ull << 30, Backend::cuda) == 1);
+    CHECK(eval::worker::calls_within(1ull << 30, Backend::cuda) == 4);
+    CHECK(eval::worker::calls_within(0, Backend::cuda) == static_cast<int>(eval::worker::kMaxCalls));
+    CHECK(eval::worker::calls_within(1, Backend::cpu) == static_cast<int>(eval::worker::kMaxCalls));
+    CHECK(eval::worker::calls_within(64ull << 20, Backend::cpu) == 4);
+    CHECK(eval::worker::calls_within(1ull << 30, Backend::cpu) == 1);
   }
 }
