@@ -222,7 +222,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
                                      "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
-                                     "static_checks", "quarantine_speedup", "devices", "runners"},
+                                     "static_checks", "quarantine_speedup", "library_only", "devices", "runners"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -242,6 +242,9 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.number("max_uncertainty", c.eval.max_uncertainty, 0, 1000));
     TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
     TRY(er.number("quarantine_speedup", c.eval.quarantine_speedup, 0, 1e9));
+    std::string library_only = "correct";
+    TRY(er.choice("library_only", library_only, {"count", "correct", "reject"}));
+    c.eval.library_only = *eval::parse_library_only(library_only);
     TRY(er.integer("runners", c.eval.runners, 1, 256));
     if (const YAML::Node& dv = e["devices"]) {
       if (dv.IsScalar()) {

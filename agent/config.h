@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "eval/outcome.h"
 #include "eval/static_checks.h"
 
 namespace agent {
@@ -80,6 +81,9 @@ struct EvalConfig {
   // of rule: off | warn | reject over the defaults.
   eval::StaticPolicy static_checks;
   double quarantine_speedup = 20;  // correct speedups above this wait for `refinery accept`; 0: no factor
+  // cuda: a correct candidate that ran no kernel of its own (only PyTorch's,
+  // cuBLAS's, ...): count, correct (left out of fast_p for p > 0) or reject.
+  eval::LibraryOnly library_only = eval::LibraryOnly::correct;
   // cuda: the GPUs evaluations run on, one worker at a time on each; empty
   // (`all`): every GPU the worker sees. cpu: `runners` evaluations at once.
   std::vector<int> devices;

@@ -104,6 +104,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   outcome.static_findings = std::move(findings);
   if (auto inputs = resolve_inputs(problem, settings.size))
     outcome.quarantine = quarantine_reason(*inputs, outcome, settings.quarantine_speedup);
+  apply_library_only(outcome, settings.library_only);
   outcome.phases_ms["compile"] = compile_ms - static_ms;
   outcome.phases_ms["static_checks"] = static_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

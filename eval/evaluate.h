@@ -70,6 +70,8 @@ struct EvalSettings {
   // A correct speedup above this (0: no factor), or below the device's
   // physics floor, is quarantined (eval/quarantine.h).
   double quarantine_speedup = 20;
+  // A correct cuda candidate that ran no kernel of its own (Outcome::kernels).
+  LibraryOnly library_only = LibraryOnly::correct;
 };
 
 // KernelBench v0.1's draws, in place: torch.rand (U[0,1)) for every floating

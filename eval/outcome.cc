@@ -133,6 +133,24 @@ base::Status read_status(const json& j, Outcome& o) {
   return {};
 }
 
+base::Status read_kernels(const json& j, Outcome& o) {
+  TRY(as_object(j, "kernels"));
+  KernelEvidence k;
+  if (auto* v = member(j, "watched")) TRY(as_flag(*v, "kernels.watched", k.watched));
+  if (auto* v = member(j, "note")) TRY(as_text(*v, "kernels.note", kMaxText, k.note));
+  if (auto* v = member(j, "top_other")) TRY(as_text(*v, "kernels.top_other", kMaxText, k.top_other));
+  constexpr int64_t kMaxCount = int64_t{1} << 50;
+  for (auto [name, field] : {std::pair{"own_launches", &k.own_launches}, std::pair{"other_launches", &k.other_launches},
+                             std::pair{"timed_own", &k.timed_own}, std::pair{"timed_other", &k.timed_other},
+                             std::pair{"timed_graphs", &k.timed_graphs}, std::pair{"streams_created", &k.streams_created},
+                             std::pair{"threads_left", &k.threads_left}})
+    if (auto* v = member(j, name)) TRY(as_integer(*v, std::string("kernels.") + name, 0, kMaxCount, *field));
+  for (auto [name, field] : {std::pair{"own_us", &k.own_us}, std::pair{"other_us", &k.other_us}})
+    if (auto* v = member(j, name)) TRY(as_amount(*v, std::string("kernels.") + name, kMaxMs * 1000, *field));
+  o.kernels = std::move(k);
+  return {};
+}
+
 base::Status read_compile(const json& j, CompileInfo& c) {
   TRY(as_object(j, "compile"));
   if (auto* v = member(j, "ok")) TRY(as_flag(*v, "compile.ok", c.ok));
@@ -280,6 +298,13 @@ base::Result<Status> parse_status(const std::string& name) {
   return base::Error{"unknown status '" + name + "'"};
 }
 
+std::optional<LibraryOnly> parse_library_only(const std::string& name) {
+  if (name == "count") return LibraryOnly::count;
+  if (name == "correct") return LibraryOnly::correct;
+  if (name == "reject") return LibraryOnly::reject;
+  return std::nullopt;
+}
+
 json to_json(const Outcome& o) {
   json j;
   j["status"] = to_string(o.status);
@@ -343,6 +368,21 @@ json to_json(const Outcome& o) {
     j["static_findings"] = findings;
   }
   if (!o.quarantine.empty()) j["quarantine"] = o.quarantine;
+  if (o.kernels) {
+    const KernelEvidence& k = *o.kernels;
+    json kj = {{"watched", k.watched}};
+    if (!k.note.empty()) kj["note"] = k.note;
+    if (k.watched) {
+      kj.update({{"own_launches", k.own_launches}, {"other_launches", k.other_launches},
+                 {"timed_own", k.timed_own}, {"timed_other", k.timed_other}, {"timed_graphs", k.timed_graphs},
+                 {"own_us", k.own_us}, {"other_us", k.other_us}, {"streams_created", k.streams_created},
+                 {"threads_left", k.threads_left}, {"library_only", k.library_only()}});
+      if (k.own_share() >= 0) kj["own_share"] = k.own_share();
+      if (!k.top_other.empty()) kj["top_other"] = k.top_other;
+    }
+    j["kernels"] = kj;
+  }
+  if (o.library_only) j["library_only"] = true;
   if (o.device >= 0) j["device"] = o.device;
   if (!o.devices_retired.empty()) {
     json retired = json::array();
@@ -421,6 +461,8 @@ base::Result<Outcome> outcome_from_json(const json& j) {
       }
     }
     if (auto* v = member(j, "quarantine")) TRY(as_text(*v, "quarantine", kMaxText, o.quarantine));
+    if (auto* v = member(j, "kernels")) TRY(read_kernels(*v, o));
+    if (auto* v = member(j, "library_only")) TRY(as_flag(*v, "library_only", o.library_only));
     if (auto* v = member(j, "device")) TRY(as_integer(*v, "device", -1, 4096, o.device));
     if (auto* v = member(j, "devices_retired")) {
       TRY(as_array(*v, "devices_retired", kMaxOutputs));

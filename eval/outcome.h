@@ -117,6 +117,36 @@ struct CompileInfo {
   std::vector<std::pair<std::string, double>> steps;  // seconds per step, when compiled now
 };
 
+// Which kernels the candidate ran (cuda; the runner's launch watch,
+// profiler/launch_watch.h, summed by the judge over the calls). Launch counts
+// are from every call; the GPU times from the correctness trials (traced,
+// untimed); `timed_*` from the timed batches alone. Like the runner's times,
+// these are the runner's claims, taken after a check that the watch is still on.
+struct KernelEvidence {
+  bool watched = false;  // false: no evidence (cpu, or CUPTI refused: `note` says why)
+  std::string note;
+  int64_t own_launches = 0, other_launches = 0;            // every call
+  int64_t timed_own = 0, timed_other = 0, timed_graphs = 0;  // the timed calls
+  double own_us = 0, other_us = 0;                           // GPU time in the traced trials
+  int64_t streams_created = 0;  // during the timed calls
+  int64_t threads_left = 0;     // the most threads one timed request left running after forward returned
+  std::string top_other;        // the most launched kernel not of its own
+  // No kernel of its own ran in the timed calls. Kernels in a graph are not
+  // seen one by one when it is launched: a timed graph launch counts as its
+  // own when the traced trials ran a kernel of its own.
+  bool library_only() const { return watched && timed_own == 0 && (timed_graphs == 0 || own_us <= 0); }
+  // Its own kernels' share of the GPU time in the traced trials (0 to 1), or -1 when none ran.
+  double own_share() const { return own_us + other_us > 0 ? own_us / (own_us + other_us) : -1; }
+};
+
+// What eval.library_only does with a correct candidate that ran no kernel of its own.
+enum class LibraryOnly {
+  count,    // counts like any other
+  correct,  // correct, but left out of fast_p for p > 0 and the geomean (the default)
+  reject,   // rejected
+};
+std::optional<LibraryOnly> parse_library_only(const std::string& name);
+
 // A device taken out of the rotation (eval/device_pool.h).
 struct RetiredDevice {
   int device = 0;
@@ -151,6 +181,11 @@ struct Outcome {
   // inputs and outputs (docs/integrity.md). Empty when it is not.
   std::vector<Finding> static_findings;
   std::string quarantine;
+  // Set by the judge on cuda: the kernels the candidate ran.
+  std::optional<KernelEvidence> kernels;
+  // A correct candidate whose kernels were all another's (KernelEvidence::library_only)
+  // under eval.library_only: correct; its speedup is left out of fast_p for p > 0.
+  bool library_only = false;
   // Set by refinery (eval::Evaluator, eval/device_pool.h): the device whose
   // worker gave this verdict (-1: none was leased, a correctness-only cpu
   // check), and the devices retired on its way (a failed probe after a

@@ -46,6 +46,26 @@ double shape_bytes(const std::string& shape) {
   return dtype ? elements * dtype_bytes(*dtype) : 0;
 }
 
+void apply_library_only(Outcome& outcome, LibraryOnly setting) {
+  if (outcome.status != Status::correct || !outcome.kernels || !outcome.kernels->library_only()) return;
+  const KernelEvidence& k = *outcome.kernels;
+  std::string what = "no kernel of its own ran in the timed calls";
+  if (k.timed_other > 0)
+    what += ", only another's (" + std::to_string(k.timed_other) + " launches" +
+            (k.top_other.empty() ? "" : ", most of them " + k.top_other.substr(0, 200)) + ")";
+  switch (setting) {
+    case LibraryOnly::count: return;
+    case LibraryOnly::correct:
+      outcome.library_only = true;
+      outcome.message += "; library only: " + what + "; its speedup is left out of fast_p for p > 0 (eval.library_only)";
+      return;
+    case LibraryOnly::reject:
+      outcome.status = Status::rejected;
+      outcome.message = "library only: " + what + ", and this campaign asks for kernels of its own (eval.library_only: reject)";
+      return;
+  }
+}
+
 std::string quarantine_reason(const std::vector<ResolvedInput>& inputs, const Outcome& outcome, double max_speedup) {
   if (outcome.status != Status::correct || !outcome.timing) return "";
   const Timing& t = *outcome.timing;

@@ -24,4 +24,11 @@ double shape_bytes(const std::string& shape);
 // device's peak bandwidth and its timing flushed the cache.
 std::string quarantine_reason(const std::vector<ResolvedInput>& inputs, const Outcome& outcome, double max_speedup);
 
+// What eval.library_only does with a correct candidate that ran no kernel of
+// its own in its timed calls (KernelEvidence::library_only): `correct` marks
+// it (Outcome::library_only: the report leaves its speedup out of fast_p for
+// p > 0 and the geomean) and says so in the message, `reject` makes it
+// `rejected`, `count` leaves it as it is.
+void apply_library_only(Outcome& outcome, LibraryOnly setting);
+
 }  // namespace eval

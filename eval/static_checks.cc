@@ -34,8 +34,8 @@ const char* why(Rule rule) {
     case Rule::signals:
       return "signal handlers change how the harness sees a crash or a timeout; remove them";
     case Rule::dynamic_loading:
-      return "loading libraries or looking symbols up at run time reaches code that was not compiled here; "
-             "call what you need directly";
+      return "loading libraries or looking symbols up at run time reaches code that was not compiled here, and "
+             "the profiler (CUPTI) is the harness's; call what you need directly";
     case Rule::host_asm:
       return "inline assembly in host code reaches outside the kernel; keep asm inside __device__ or __global__ "
              "functions";
@@ -239,7 +239,8 @@ std::vector<Match> classify(const Token& t) {
       (t.call || n == "sigaction"))
     m.push_back({Rule::signals, full});
   if (in(n, {"dlopen", "dlsym", "dlvsym", "dlmopen", "dladdr", "dlinfo", "dl_iterate_phdr", "RTLD_NEXT",
-             "RTLD_DEFAULT", "cuGetProcAddress", "cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion"}))
+             "RTLD_DEFAULT", "cuGetProcAddress", "cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion"}) ||
+      starts(n, "cupti"))
     m.push_back({Rule::dynamic_loading, full});
   if (!member && t.call &&
       in(n, {"fopen", "fopen64", "freopen", "open", "open64", "openat", "creat", "unlink", "unlinkat", "rename",

@@ -1,5 +1,9 @@
 #include "profiler/cupti.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+
 #include "build_info.h"
 
 #if REFINERY_WITH_CUDA
@@ -11,7 +15,6 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
-#include <cxxabi.h>
 
 #include <chrono>
 
@@ -21,6 +24,15 @@
 #endif
 
 namespace profiler {
+
+std::string demangle(const char* name) {
+  if (!name) return "?";
+  int status = 0;
+  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : name;
+  std::free(d);
+  return out;
+}
 
 #if REFINERY_WITH_CUDA
 namespace {
@@ -36,15 +48,6 @@ std::string cupti_error(CUptiResult r) {
     CUptiResult r_ = (call);                                                          \
     if (r_ != CUPTI_SUCCESS) return base::Error{std::string(#call).substr(0, std::string(#call).find('(')) + ": " + cupti_error(r_)}; \
   } while (0)
-
-std::string demangle(const char* name) {
-  if (!name) return "?";
-  int status = 0;
-  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string out = status == 0 && d ? d : name;
-  std::free(d);
-  return out;
-}
 
 // Activity records arrive in buffers CUPTI hands back; they are decoded into
 // the call being recorded.
@@ -380,6 +383,8 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+base::Result<CallProfile> record_kernels(const Call& call) { return record_activity(call); }
+
 base::Result<Profile> profile_with_cupti(int device, const std::vector<std::string>& metrics, const Call& candidate,
                                          const Call& reference) {
   Profile p;
@@ -421,6 +426,10 @@ base::Status profile_window_for_ncu(const Call& candidate, const Call& reference
 #else  // without CUDA
 
 DeviceLimits device_limits(int) { return {}; }
+
+base::Result<CallProfile> record_kernels(const Call&) {
+  return base::Error{"this refinery-worker was built without CUDA: no kernel records"};
+}
 
 base::Result<Profile> profile_with_cupti(int, const std::vector<std::string>&, const Call&, const Call&) {
   return base::Error{"this refinery-worker was built without CUDA: no GPU profile"};

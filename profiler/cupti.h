@@ -31,6 +31,14 @@ using Call = std::function<base::Status()>;  // one call, synchronised
 // The device's limits, read from the runtime.
 DeviceLimits device_limits(int device);
 
+// One call with CUPTI's activity records on: its kernels (demangled names,
+// durations; graph-launched ones too), memcpys and memsets. The launch
+// watch's traced calls (profiler/launch_watch.h).
+base::Result<CallProfile> record_kernels(const Call& call);
+
+// A mangled C++ name demangled, or the name as it is; "?" for none.
+std::string demangle(const char* name);
+
 base::Result<Profile> profile_with_cupti(int device, const std::vector<std::string>& metrics, const Call& candidate,
                                          const Call& reference);
 

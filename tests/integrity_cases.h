@@ -50,6 +50,7 @@ inline bool for_backend(const Entry& e) {
 
 // The verdict as the catalogue names it.
 inline std::string verdict(const eval::Outcome& o) {
+  if (o.status == eval::Status::correct && o.library_only) return "library_only";
   if (o.status == eval::Status::correct) return o.quarantine.empty() ? "correct" : "quarantined";
   if (o.status == eval::Status::rejected && o.phase == "static_checks") return "rejected:static";
   return eval::to_string(o.status);
@@ -67,7 +68,19 @@ TEST_SUITE(INTEGRITY_SUITE) {
       e.settings = saved;
       e.settings.static_checks = eval::StaticPolicy{};  // a campaign's defaults
       e.settings.quarantine_speedup = 20;
-      if (entry.static_checks != "-") REQUIRE(eval::apply_policy(e.settings.static_checks, entry.static_checks).ok());
+      e.settings.library_only = eval::LibraryOnly::correct;
+      std::vector<std::string> rules;
+      for (const auto& s : base::split(entry.static_checks, ',')) {
+        if (s == "-") continue;
+        if (s.rfind("library_only=", 0) == 0) {
+          auto choice = eval::parse_library_only(s.substr(13));
+          REQUIRE_MESSAGE(choice.has_value(), s);
+          e.settings.library_only = *choice;
+        } else {
+          rules.push_back(s);
+        }
+      }
+      if (!rules.empty()) REQUIRE(eval::apply_policy(e.settings.static_checks, base::join(rules, ",")).ok());
       auto source = base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/integrity/" + entry.candidate);
       REQUIRE_MESSAGE(source.ok(), entry.candidate);
       auto o = e.run(entry.problem, *source);
@@ -77,10 +90,26 @@ TEST_SUITE(INTEGRITY_SUITE) {
                     integrity::verdict(o) << ": " << o.message << (o.quarantine.empty() ? "" : " / " + o.quarantine));
       // An honest candidate's findings never reject; a static rejection names its rule.
       if (entry.expect == "rejected:static") CHECK(o.message.rfind("static check '", 0) == 0);
+      // Every cuda verdict that got as far as running the candidate says which kernels it ran.
+      const std::string v = integrity::verdict(o);
+      if (std::string(integrity::backend()) == "cuda" &&
+          (v == "correct" || v == "library_only" || v == "quarantined" || v == "mismatch")) {
+        CHECK_MESSAGE((o.kernels && o.kernels->watched), (o.kernels ? o.kernels->note : "no kernels in the verdict"));
+        if (o.kernels && entry.expect == "correct" && entry.klass.rfind("honest", 0) == 0 && entry.candidate.find(".cu") != std::string::npos) {
+          CHECK(!o.kernels->library_only());
+          CHECK(o.kernels->own_share() > 0.5);
+        }
+        if (o.kernels && entry.expect == "library_only") CHECK(o.kernels->own_launches == 0);
+      }
+      std::string kernels;
+      if (o.kernels && o.kernels->watched)
+        kernels = " | kernels: own " + std::to_string(o.kernels->timed_own) + ", other " + std::to_string(o.kernels->timed_other) +
+                  " timed launches, own share " + std::to_string(o.kernels->own_share()) + ", threads left " +
+                  std::to_string(o.kernels->threads_left) + ", streams created " + std::to_string(o.kernels->streams_created);
       MESSAGE(std::string(integrity::backend()) << " | " << entry.klass << " | " << entry.problem << " | " << integrity::verdict(o)
-                                    << " | " << o.message.substr(0, 160));
+                                    << " | " << o.message.substr(0, 160) << kernels);
       ++run;
-      (entry.expect == "correct" ? honest : exploits) += 1;
+      (entry.klass.rfind("honest", 0) == 0 ? honest : exploits) += 1;
     }
     e.settings = saved;
     MESSAGE(run << " catalogue entries on " << std::string(integrity::backend()) << ": " << exploits << " exploits, " << honest

@@ -85,6 +85,7 @@ json to_json(const Attempt& a) {
   if (a.unstable) j["unstable"] = true;
   if (a.truncated) j["truncated"] = true;
   if (!a.quarantine.empty()) j["quarantine"] = a.quarantine;
+  if (a.library_only) j["library_only"] = true;
   if (a.device) j["device"] = *a.device;
   if (!a.devices_retired.empty()) {
     json retired = json::array();
@@ -114,6 +115,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "unstable", a.unstable));
     TRY(read(j, "truncated", a.truncated));
     TRY(read(j, "quarantine", a.quarantine));
+    TRY(read(j, "library_only", a.library_only));
     if (j.contains("device")) {
       int device = 0;
       TRY(read_integer(j, "device", device));

@@ -16,6 +16,8 @@
 //                                                 on the way (the job then ran on another), when any
 //   unstable, truncated                           present (true) only when so
 //   quarantine                                    why a correct speedup is set aside (eval/quarantine.h), when it is
+//   library_only                                  present (true) only when a correct cuda candidate ran no kernel
+//                                                 of its own and eval.library_only left it out of fast_p for p > 0
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
 //   cost_usd
 //   response_text, feedback                       the long texts
@@ -65,6 +67,7 @@ struct Attempt {
   bool unstable = false;   // the timing's uncertainty was above eval.max_uncertainty
   bool truncated = false;  // the response was cut at the output token limit
   std::string quarantine;  // why the speedup waits for `refinery accept` before it counts; empty when it does not
+  bool library_only = false;  // correct, ran no kernel of its own: its speedup counts for nothing (eval.library_only)
   std::optional<int> device;                      // the device whose worker gave the verdict
   std::vector<DeviceRetirement> devices_retired;  // taken out of the rotation on the way
   TokenUsage usage;

@@ -320,6 +320,7 @@ class Runner {
         if (summary.contains(k) && summary[k].is_number()) *v = summary[k].get<double>();
       record.unstable = summary.value("unstable", false);
       record.quarantine = summary.value("quarantine", "");
+      record.library_only = summary.value("library_only", false);
       if (outcome.device >= 0) record.device = outcome.device;
       for (const auto& r : outcome.devices_retired) record.devices_retired.push_back({r.device, r.reason});
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
@@ -338,7 +339,7 @@ class Runner {
     st.done.push_back(a);
     const double speedup = a.correct_speedup();
     // The progress line's fast_1 counts as the report does: an unstable timing only if the config says so.
-    const bool counts = a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty();
+    const bool counts = a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty() && !a.library_only;
     report(a, st.best <= 1 && counts && speedup > 1);
     if (counts) st.best = std::max(st.best, speedup);
   }

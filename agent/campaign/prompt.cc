@@ -180,6 +180,11 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
                                                 {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
                                                 {"speedup", speedup}}));
     out += "\n" + s;
+    if (o.library_only) {
+      const std::string top = o.kernels && !o.kernels->top_other.empty() ? o.kernels->top_other.substr(0, 200) : "none";
+      TRY_ASSIGN(std::string note, templates.render("feedback_library_only", {{"top_other", top}}));
+      out += "\n" + note;
+    }
   }
   if (wants("profile") && o.profile) {
     TRY_ASSIGN(std::string s, templates.render("feedback_profile", {{"profile", profiler::summarize(*o.profile)}}));

@@ -249,6 +249,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.remeasure = e.remeasure;
   options.static_checks = e.static_checks;
   options.quarantine_speedup = e.quarantine_speedup;
+  options.library_only = e.library_only;
   options.devices = e.devices;
   options.runners = e.runners;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};

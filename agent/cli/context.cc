@@ -34,6 +34,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"compat", true, "refinery (default) or kernelbench: evaluate as KernelBench v0.1 does (README)"},
       {"static-checks", true, "RULE=ACTION,... (off, warn, reject) or off: what the candidate's source may do (docs/integrity.md)"},
       {"quarantine-speedup", true, "a correct speedup above this is quarantined until accepted (default 20; 0: no factor)"},
+      {"library-only", true, "cuda: count, correct (default: correct, left out of fast_p for p > 0) or reject a candidate that ran no kernel of its own"},
       {"json", false, "print one JSON object per evaluation"},
   };
   return flags;
@@ -85,6 +86,11 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
       return base::usage_error("--" + applied.error().message);
   }
   TRY_ASSIGN(o.quarantine_speedup, args.number("quarantine-speedup", o.quarantine_speedup, 0, 1e9));
+  if (args.has("library-only")) {
+    auto choice = eval::parse_library_only(args.get("library-only"));
+    if (!choice) return base::usage_error("--library-only must be count, correct or reject, not '" + args.get("library-only") + "'");
+    o.library_only = *choice;
+  }
   if (args.has("profile") || args.has("profiler")) {
     o.profiler = args.get("profiler", "cupti");
     if (o.profiler != "cupti" && o.profiler != "ncu")
@@ -158,6 +164,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.mode = options.mode;
   s.static_checks = options.static_checks;
   s.quarantine_speedup = options.quarantine_speedup;
+  s.library_only = options.library_only;
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;

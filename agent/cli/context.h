@@ -48,6 +48,7 @@ struct EvalOptions {
   std::optional<eval::Tolerance> tolerance;  // overrides the problems' own
   eval::StaticPolicy static_checks;      // --static-checks, eval.static_checks
   double quarantine_speedup = 20;        // --quarantine-speedup, eval.quarantine_speedup; 0: no factor
+  eval::LibraryOnly library_only = eval::LibraryOnly::correct;  // --library-only, eval.library_only
   std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
   int runners = 1;                       // cpu: evaluations run (and timed) at once
 };

@@ -25,7 +25,7 @@ std::vector<TurnFigures> compute_turns(const std::vector<AttemptSummary>& attemp
         if (it == into.end() || a.speedup > it->second) into[key] = a.speedup;
       };
       take(best);
-      if ((count_unstable || !a.unstable) && !a.quarantined) take(best_timed);
+      if ((count_unstable || !a.unstable) && !a.quarantined && !a.library_only) take(best_timed);
     }
     TurnFigures f;
     f.turn = t;

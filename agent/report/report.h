@@ -14,7 +14,9 @@
 //     the chains that have one.
 //   - An unstable attempt (its timing stayed noisy when measured again) is
 //     correct, but unless `count_unstable` its speedup counts for nothing:
-//     it is left out of fast_p for p > 0 and of the geometric mean.
+//     it is left out of fast_p for p > 0 and of the geometric mean. So is a
+//     quarantined one until a person accepts it, and a library-only one
+//     (eval.library_only: correct, the default).
 #pragma once
 
 #include <map>
@@ -31,6 +33,7 @@ struct AttemptSummary {
   double speedup = 0;     // meaningful when correct
   bool unstable = false;  // correct, but its timing is not to be trusted
   bool quarantined = false;  // correct, but its speedup waits for a person (refinery accept)
+  bool library_only = false;  // correct, but ran no kernel of its own: its speedup counts for nothing
 };
 
 struct TurnFigures {

@@ -25,7 +25,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
       std::map<std::string, int> by_status;
       int64_t input = 0, cached = 0, output = 0, reasoning = 0;
       double cost = 0;
-      int unstable = 0, usage_invalid = 0, accepted_count = 0;
+      int unstable = 0, usage_invalid = 0, accepted_count = 0, library_only = 0;
       json quarantined = json::array();
       for (const auto& a : attempts) {
         if (a.key.model != m.name || a.key.strategy != s.name) continue;
@@ -36,7 +36,9 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
         const bool held = correct && !a.quarantine.empty() && !accepted.count(a.key.str());
         accepted_count += correct && !a.quarantine.empty() && !held;
         if (held) quarantined.push_back({{"key", a.key.str()}, {"speedup", *a.speedup}, {"reason", a.quarantine}});
-        summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked, held});
+        library_only += correct && a.library_only;
+        summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked, held,
+                             correct && a.library_only});
         if (a.evaluated) backends.insert(a.backend);
         if (a.evaluated && !a.mode.empty()) modes.insert(a.mode);
         usage_invalid += !a.usage.invalid.empty();
@@ -66,6 +68,7 @@ json campaign_report(const Config& config, const std::vector<std::string>& probl
       // Only campaigns that quarantined something say so: older reports read as they did.
       if (!quarantined.empty()) arms.back()["quarantined"] = quarantined;
       if (accepted_count > 0) arms.back()["quarantine_accepted"] = accepted_count;
+      if (library_only > 0) arms.back()["library_only"] = library_only;
     }
   }
   json report = {{"config", config.name}, {"problems", problems.size()}, {"thresholds", config.thresholds},
@@ -173,6 +176,9 @@ std::string format_report(const json& report) {
     }
     if (const int n = arm.value("quarantine_accepted", 0); n > 0)
       out += "  quarantine: " + std::to_string(n) + " speedup" + (n == 1 ? "" : "s") + " accepted by a person (accepted.jsonl)\n";
+    if (const int n = arm.value("library_only", 0); n > 0)
+      out += "  library only: " + std::to_string(n) + " correct attempt" + (n == 1 ? "" : "s") +
+             " that ran no kernel of its own, left out of fast_p for p > 0 and of the geomean (eval.library_only)\n";
     if (const int n = arm.value("usage_invalid", 0); n > 0)
       out += "  usage: " + std::to_string(n) + " response" + (n == 1 ? "" : "s") +
              " reported impossible token counts, counted as 0\n";

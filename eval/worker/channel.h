@@ -71,6 +71,15 @@ struct ControlBlock {
   double stream_ms[kMaxCalls], device_wide_ms[kMaxCalls], host_ms[kMaxCalls];
   uint32_t text_bytes;
   char text[kReplyTextBytes];
+  // Added after the text, so that the offsets above stay as attack 7's candidate has them.
+  // Request, call: an untimed checked call (a correctness trial): poison freed memory first, trace the kernels.
+  uint32_t checked;
+  // Reply: the request's kernels, from the runner's launch watch (cuda,
+  // profiler/launch_watch.h): claims, like the times. watch: 1 on, 0 none.
+  int32_t watch;
+  int64_t own_launches, other_launches, graph_launches, streams_created, threads_left;
+  double own_kernel_us, other_kernel_us;
+  char top_other[256];
 };
 
 // Waits until `word` equals `value`. Spins for up to `spin` first, then sleeps

@@ -11,6 +11,7 @@
 #include "build_info.h"
 
 #if REFINERY_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <cuda_runtime.h>
 #endif
 
@@ -72,6 +73,18 @@ class CpuDevice : public Device {
       return base::Error{std::string(#call) + " failed at " + __FILE__ + ":" +          \
                          std::to_string(__LINE__) + ": " + cudaGetErrorString(e_)};      \
   } while (0)
+
+// The caching allocator's snapshot: its segments (LibTorch 2) or itself (1.13).
+template <class Snapshot>
+const auto& segments_of(const Snapshot& snapshot) {
+  if constexpr (requires { snapshot.segments; }) return snapshot.segments;
+  else return snapshot;
+}
+template <class Segment>
+bool expandable(const Segment& segment) {
+  if constexpr (requires { segment.is_expandable; }) return segment.is_expandable;
+  else return false;
+}
 
 class CudaDevice : public Device {
  public:
@@ -157,6 +170,28 @@ class CudaDevice : public Device {
       t.host_ms = t.stream_ms + host_extra;
     }
     return out;
+  }
+  void reset_persisting_cache() override {
+    cudaCtxResetPersistingL2Cache();
+    cudaGetLastError();  // a device without persisting L2 says so; nothing to reset
+  }
+  base::Result<size_t> poison_free_memory() override {
+    size_t bytes = 0;
+    const auto snapshot = c10::cuda::CUDACachingAllocator::snapshot();
+    for (const auto& segment : segments_of(snapshot)) {
+      // An expandable segment maps its pages on demand: free blocks there may have none.
+      if (expandable(segment) || static_cast<int>(segment.device) != ordinal_) continue;
+      size_t at = static_cast<size_t>(segment.address);
+      for (const auto& block : segment.blocks) {
+        if (!block.allocated) {
+          CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(at), 0xFF, static_cast<size_t>(block.size), 0));
+          bytes += static_cast<size_t>(block.size);
+        }
+        at += static_cast<size_t>(block.size);
+      }
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return bytes;
   }
   std::string clock_name() const override { return "cuda_events"; }
   nlohmann::json describe() const override {

@@ -47,6 +47,15 @@ class Device {
     }
     return out;
   }
+  // In the runner, before each request: persisting-L2 lines the candidate
+  // set aside go back to normal, so that the judge's flush evicts them
+  // (cudaCtxResetPersistingL2Cache). Nothing on cpu.
+  virtual void reset_persisting_cache() {}
+  // In the runner, before an untimed checked call: the memory the caching
+  // allocator holds free (a freed output, an answer left lying around) is
+  // filled with 0xFF bytes (NaN as a float), so that an output the call
+  // allocates and leaves unwritten reads wrong. The bytes poisoned; 0 on cpu.
+  virtual base::Result<size_t> poison_free_memory() { return size_t{0}; }
   virtual std::string clock_name() const = 0;
   virtual nlohmann::json describe() const = 0;
 };

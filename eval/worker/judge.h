@@ -69,6 +69,7 @@ class Judge {
   Outcome finish(Status status, std::string message) {
     o_.status = status;
     o_.message = std::move(message);
+    if (job_.backend == Backend::cuda && connected_) o_.kernels = evidence_;
     return o_;
   }
   std::vector<at::Tensor> tensors_of(const std::vector<at::Tensor>& all) const {
@@ -87,8 +88,12 @@ class Judge {
   base::Status stage(const std::vector<at::Tensor>& inputs, int r);
   // One candidate call in the runner; an outcome when the call ends the evaluation.
   // Calls at the places named, back to back, in one request.
+  // `checked`: an untimed call whose outputs are compared (a correctness
+  // trial): the runner poisons its freed memory first and traces the kernels.
   std::optional<Outcome> candidate_call(const std::vector<int>& places, bool timed, const std::string& where,
-                                        RunnerAnswer* answer);
+                                        RunnerAnswer* answer, bool checked = false);
+  // Adds a call's launch-watch claims to the evidence.
+  void take_evidence(const RunnerAnswer& a, bool timed);
   // Before the candidate loads: the judge's clock around timed batches of
   // the runner's no-op call, of one call and of every place, so that a
   // window's cost beyond its calls is known from a runner that holds no model code.
@@ -121,6 +126,7 @@ class Judge {
   std::vector<std::vector<at::Tensor>> in_views_, out_views_;  // [place][tensor]
   WindowCost window_cost_;  // the runner's own, measured before the candidate is in it
   bool contradicted_ = false;  // the last timing's bound rejected the claims
+  KernelEvidence evidence_;    // cuda: the candidate's kernels, from the runner's launch watch
 };
 
 }  // namespace eval::worker

@@ -106,6 +106,7 @@ std::optional<Outcome> Judge::connect_runner(const std::vector<at::Tensor>& inpu
   auto loaded = runner_->ask(Command::load, {}, {}, false);
   if (!loaded) return finish(Status::crashed, runner_->death() + " while loading the candidate");
   if (loaded->result != Reply::ok) return finish(Status::load_error, loaded->text);
+  evidence_.note = loaded->text;  // why there is no launch watch, when there is none
   runner_->stop();
   connected_ = true;
   return std::nullopt;
@@ -127,8 +128,26 @@ base::Status Judge::stage(const std::vector<at::Tensor>& inputs, int r) {
   return device_->synchronize();
 }
 
+void Judge::take_evidence(const RunnerAnswer& a, bool timed) {
+  if (!a.watched) return;
+  KernelEvidence& e = evidence_;
+  e.watched = true;
+  e.own_launches += a.own_launches;
+  e.other_launches += a.other_launches;
+  e.own_us += a.own_kernel_us;
+  e.other_us += a.other_kernel_us;
+  if (timed) {
+    e.timed_own += a.own_launches;
+    e.timed_other += a.other_launches;
+    e.timed_graphs += a.graph_launches;
+    e.streams_created += a.streams_created;
+    e.threads_left = std::max(e.threads_left, a.threads_left);
+  }
+  if (e.top_other.empty() && !a.top_other.empty()) e.top_other = a.top_other;
+}
+
 std::optional<Outcome> Judge::candidate_call(const std::vector<int>& places, bool timed, const std::string& where,
-                                             RunnerAnswer* answer) {
+                                             RunnerAnswer* answer, bool checked) {
   const bool spin = job_.backend == Backend::cuda;
   CallSlots in, out;
   for (int r : places) {
@@ -136,12 +155,13 @@ std::optional<Outcome> Judge::candidate_call(const std::vector<int>& places, boo
     out.push_back(layout_.outputs[r]);
   }
   runner_->resume();
-  auto a = timed ? runner_->timed_call(in, out, spin) : runner_->ask(Command::call, in, out, false);
+  auto a = timed ? runner_->timed_call(in, out, spin) : runner_->ask(Command::call, in, out, false, checked);
   runner_->stop();
   if (!a) {
     o_.signal = runner_->death_signal();
     return finish(Status::crashed, runner_->death() + " during " + where);
   }
+  take_evidence(*a, timed);  // set before the runner's own checks of the outputs
   switch (a->result) {
     case Reply::ok: break;
     case Reply::wrong_shape: return finish(Status::wrong_shape, a->text);
@@ -271,7 +291,7 @@ Outcome Judge::run() {
     }
     if (auto s = stage(inputs, r); !s) return finish(Status::runtime_error, s.error().message);
     progress_("candidate" + trial);
-    if (auto end = candidate_call({r}, false, "candidate" + trial, &a)) return *end;
+    if (auto end = candidate_call({r}, false, "candidate" + trial, &a, /*checked=*/true)) return *end;
     o_.output_shapes.clear();
     for (const auto& e : expected) o_.output_shapes.push_back(describe(e));
     progress_("checks" + trial);

@@ -6,9 +6,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <cstring>
 #include <torch/torch.h>
 
+#include "base/elf_symbols.h"
 #include "base/seccomp.h"
 #include "eval/shim.h"
 #include "eval/worker/arena.h"
@@ -16,8 +19,9 @@
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"
 #include "eval/worker/entry.h"
-#include "profiler/cupti.h"
 #include "eval/worker/inputs.h"
+#include "profiler/cupti.h"
+#include "profiler/launch_watch.h"
 
 namespace eval::worker {
 namespace {
@@ -29,6 +33,16 @@ void set_text(ControlBlock& b, const std::string& text) {
   std::memcpy(b.text, text.data(), n);
   b.text[n] = '\0';
   b.text_bytes = static_cast<uint32_t>(n);
+}
+
+// The threads of this process, from its own /proc (the runner's namespace has one).
+int64_t thread_count() {
+  DIR* dir = opendir("/proc/self/task");
+  if (!dir) return 0;
+  int64_t n = 0;
+  while (dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+  closedir(dir);
+  return n;
 }
 
 std::string read_all(int fd) {
@@ -48,6 +62,21 @@ struct Runner {
   std::vector<std::string> metrics;
   int ordinal = 0;
   Backend backend = Backend::cpu;
+  // cuda: which kernels the candidate launches (from its load on); null
+  // where CUPTI refused, and watch_note says why.
+  std::unique_ptr<profiler::LaunchWatch> watch;
+  std::string watch_note;
+
+  // Before the candidate's library is loaded (its constructors are model
+  // code): its own kernels are the functions it defines.
+  void start_watch() {
+    if (backend != Backend::cuda) return;
+    auto own = base::elf_defined_functions(kCandidateFd);
+    if (!own) return void(watch_note = "reading the candidate library's functions: " + own.error().message);
+    auto w = profiler::LaunchWatch::start(*own);
+    if (!w) return void(watch_note = w.error().message);
+    watch = std::move(w).value();
+  }
 
   Reply attach() {
     if (arena) return set_text(*block, "the arena is attached already"), Reply::failed;
@@ -118,7 +147,13 @@ struct Runner {
       if (!o) return set_text(*block, o.error().message), Reply::failed;
       slots[k] = std::move(o).value();
     }
+    device->reset_persisting_cache();
+    const bool checked = block->checked == 1 && entry;
+    if (checked)
+      if (auto poisoned = device->poison_free_memory(); !poisoned)
+        return set_text(*block, "poisoning freed memory: " + poisoned.error().message), Reply::failed;
     if (auto s = device->synchronize(); !s) return set_text(*block, s.error().message), Reply::failed;
+    const int64_t threads_before = watch ? thread_count() : 0;
     // Before the candidate is loaded, a call is the runner's own stand-in:
     // outputs of the right shapes, zeroed; the judge times it to learn what a
     // window costs beyond its calls.
@@ -127,8 +162,36 @@ struct Runner {
       for (const auto& slot : slots[k]) actual[k].push_back(at::zeros_like(slot));
       return {};
     };
-    auto times = device->time_calls(static_cast<int>(calls), [&](int k) { return entry ? invoke(entry, in[k], actual[k]) : no_op(k); });
+    auto run = [&] {
+      return device->time_calls(static_cast<int>(calls), [&](int k) { return entry ? invoke(entry, in[k], actual[k]) : no_op(k); });
+    };
+    base::Result<std::vector<CallTime>> times = std::vector<CallTime>{};
+    if (checked && watch) {
+      auto traced = watch->trace([&]() -> base::Status {
+        times = run();
+        return times ? base::Status{} : base::Status{times.error()};
+      });
+      if (!traced && times) return set_text(*block, "tracing the call's kernels: " + traced.error().message), Reply::rejected;
+    } else {
+      times = run();
+    }
     if (!times) return set_text(*block, times.error().message), Reply::failed;
+    // Taken before the outputs are copied: those copies are the runner's launches, not the candidate's.
+    if (watch && entry) {
+      auto tally = watch->take();
+      if (!tally) return set_text(*block, tally.error().message), Reply::rejected;
+      block->watch = 1;
+      block->own_launches = tally->own;
+      block->other_launches = tally->other;
+      block->graph_launches = tally->graphs;
+      block->streams_created = tally->streams;
+      block->own_kernel_us = tally->own_us;
+      block->other_kernel_us = tally->other_us;
+      size_t n = std::min(tally->top_other.size(), sizeof block->top_other - 1);
+      std::memcpy(block->top_other, tally->top_other.data(), n);
+      block->top_other[n] = '\0';
+      block->threads_left = std::max<int64_t>(0, thread_count() - threads_before);
+    }
     for (uint32_t k = 0; k < calls && k < times->size(); ++k) {
       block->stream_ms[k] = (*times)[k].stream_ms;
       block->device_wide_ms[k] = (*times)[k].device_wide_ms;
@@ -154,6 +217,7 @@ struct Runner {
   }
 
   Reply profile() {
+    watch.reset();  // the last request: the profile's CUPTI use is its own
     auto in = inputs(0);
     if (!in) return set_text(*block, in.error().message), Reply::failed;
     std::vector<at::Tensor> scratch;
@@ -243,6 +307,7 @@ int runner_main() {
     switch (static_cast<Command>(b.command)) {
       case Command::attach: result = r.attach(); break;
       case Command::load: {
+        r.start_watch();
         void* handle = dlopen(("/proc/self/fd/" + std::to_string(kCandidateFd)).c_str(), RTLD_NOW | RTLD_LOCAL);
         void* symbol = handle ? dlsym(handle, kEntrySymbol) : nullptr;
         if (!handle) {
@@ -253,6 +318,8 @@ int runner_main() {
           set_text(b, std::string("candidate library has no entry point ") + kEntrySymbol);
         }
         r.entry = reinterpret_cast<Entry>(symbol);
+        if (r.watch) (void)r.watch->take();  // what its constructors launched is not a call's
+        if (result == Reply::ok && !r.watch_note.empty()) set_text(b, r.watch_note);
         break;
       }
       case Command::arm: spin = 1s; break;

@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstring>
 
@@ -166,11 +168,24 @@ base::Result<RunnerAnswer> RunnerLink::exchange(bool spin, std::chrono::steady_c
   a.text.assign(block_->text, strnlen(block_->text, n));
   for (uint32_t k = 0; k < calls_; ++k)
     a.claimed.push_back({block_->stream_ms[k], block_->device_wide_ms[k], block_->host_ms[k]});
+  a.watched = block_->watch == 1;
+  if (a.watched) {
+    auto count = [](int64_t n) { return std::max<int64_t>(n, 0); };
+    auto time = [](double us) { return std::isfinite(us) && us > 0 ? us : 0.0; };
+    a.own_launches = count(block_->own_launches);
+    a.other_launches = count(block_->other_launches);
+    a.graph_launches = count(block_->graph_launches);
+    a.streams_created = count(block_->streams_created);
+    a.threads_left = count(block_->threads_left);
+    a.own_kernel_us = time(block_->own_kernel_us);
+    a.other_kernel_us = time(block_->other_kernel_us);
+    a.top_other.assign(block_->top_other, strnlen(block_->top_other, sizeof block_->top_other));
+  }
   return a;
 }
 
 base::Result<RunnerAnswer> RunnerLink::ask(Command command, const CallSlots& inputs, const CallSlots& outputs,
-                                           bool spin) {
+                                           bool spin, bool checked) {
   if (!alive()) return base::Error{death()};
   if (inputs.size() > static_cast<size_t>(kMaxCalls) || (!outputs.empty() && outputs.size() != inputs.size()))
     return base::Error{"a request of " + std::to_string(inputs.size()) + " calls with " +
@@ -191,6 +206,11 @@ base::Result<RunnerAnswer> RunnerLink::ask(Command command, const CallSlots& inp
       std::copy_n(outputs[k].begin(), std::min<size_t>(b.output_count, outputs[k].size()), b.outputs + k * b.output_count);
     b.stream_ms[k] = b.device_wide_ms[k] = b.host_ms[k] = 0;
   }
+  b.checked = checked ? 1 : 0;
+  b.watch = 0;
+  b.own_launches = b.other_launches = b.graph_launches = b.streams_created = b.threads_left = 0;
+  b.own_kernel_us = b.other_kernel_us = 0;
+  b.top_other[0] = '\0';
   b.result = -1;
   b.text_bytes = 0;
   b.text[0] = '\0';

@@ -45,6 +45,11 @@ struct RunnerAnswer {
   std::string text;
   std::vector<CallTime> claimed;  // per call, the runner's own clock: a claim
   double window_ms = 0;           // the judge's clock, request to reply
+  // The runner's launch watch for this request (cuda): a claim.
+  bool watched = false;
+  int64_t own_launches = 0, other_launches = 0, graph_launches = 0, streams_created = 0, threads_left = 0;
+  double own_kernel_us = 0, other_kernel_us = 0;
+  std::string top_other;
 };
 
 // The slots of each call of a request, one place of the arena per call.
@@ -69,7 +74,9 @@ class RunnerLink {
   // One request. `spin`: wait by spinning (a core is free) rather than sleeping.
   // An Error means the runner is gone; death() then says how.
   // `inputs` and `outputs` have one entry per call (none for load, arm, attach).
-  base::Result<RunnerAnswer> ask(Command command, const CallSlots& inputs, const CallSlots& outputs, bool spin);
+  // `checked`: an untimed call whose outputs the judge checks (ControlBlock::checked).
+  base::Result<RunnerAnswer> ask(Command command, const CallSlots& inputs, const CallSlots& outputs, bool spin,
+                                 bool checked = false);
   // A timed batch: arm, then the calls with the judge's clock around them all.
   base::Result<RunnerAnswer> timed_call(const CallSlots& inputs, const CallSlots& outputs, bool spin);
   std::string death() const;

@@ -55,6 +55,37 @@ TEST_SUITE("eval end to end, cuda backend") {
             o.timing->reference.median_ms, " ms, speedup ", o.timing->speedup);
   }
 
+  TEST_CASE("every verdict says which kernels ran: its own, or only LibTorch's (CUDA-L1's level1/88)") {
+    auto own = run_small(fixture("relu_cuda_correct.cu"));
+    CHECK_MESSAGE(own.status == Status::correct, own.message);
+    REQUIRE(own.kernels.has_value());
+    CHECK_MESSAGE(own.kernels->watched, own.kernels->note);
+    CHECK(own.kernels->timed_own > 0);
+    CHECK_FALSE(own.kernels->library_only());
+    CHECK(own.kernels->own_share() > 0.9);
+    CHECK_FALSE(own.library_only);
+
+    const eval::EvalSettings saved = cuda().settings;
+    cuda().settings.size = "small";
+    auto gelu = cuda().run("level1/88", fixture("published/library_gelu.cu"));
+    CHECK_MESSAGE(gelu.status == Status::correct, gelu.message);
+    REQUIRE(gelu.kernels.has_value());
+    CHECK_MESSAGE(gelu.kernels->watched, gelu.kernels->note);
+    CHECK(gelu.kernels->own_launches == 0);
+    CHECK(gelu.kernels->timed_other > 0);
+    CHECK(gelu.kernels->library_only());
+    CHECK(gelu.kernels->top_other.find("at::native") != std::string::npos);
+    CHECK(gelu.library_only);
+    CHECK(gelu.message.find("; library only: no kernel of its own ran in the timed calls") != std::string::npos);
+    MESSAGE("level1/88 library only: ", gelu.message);
+
+    cuda().settings.library_only = eval::LibraryOnly::reject;
+    auto rejected = cuda().run("level1/88", fixture("published/library_gelu.cu"));
+    cuda().settings = saved;
+    CHECK(rejected.status == Status::rejected);
+    CHECK(rejected.message.find("(eval.library_only: reject)") != std::string::npos);
+  }
+
   TEST_CASE("an illegal memory access is a runtime error, and the next evaluation works") {
     auto bad = run_small(fixture("relu_cuda_illegal_address.cu"));
     CHECK(bad.status == Status::runtime_error);

@@ -26,6 +26,7 @@ Attempt evaluated() {
   a.reference_ms = 3.0;
   a.unstable = true;
   a.truncated = true;
+  a.library_only = true;
   a.usage = {100, 20, 300, 40, "output_tokens above max_output_tokens"};
   a.cost_usd = 0.25;
   a.response_text = "```cpp\n// k\n```";
@@ -47,6 +48,8 @@ TEST_SUITE("agent::Attempt") {
     CHECK(back->usage.invalid == a.usage.invalid);
     CHECK(back->mode == "kernelbench");
     CHECK(back->correct_speedup() == 1.5);
+    CHECK(back->library_only);
+    CHECK(j["library_only"] == true);
   }
 
   TEST_CASE("what was not evaluated has no timings or backend; what was not timed has nulls") {

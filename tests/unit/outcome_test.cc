@@ -61,6 +61,18 @@ eval::Outcome full_outcome() {
   p.device.name = "test gpu";
   o.profile = p;
   o.device = 1;
+  eval::KernelEvidence evidence;
+  evidence.watched = true;
+  evidence.own_launches = 12;
+  evidence.other_launches = 3;
+  evidence.timed_own = 10;
+  evidence.timed_other = 2;
+  evidence.own_us = 300;
+  evidence.other_us = 100;
+  evidence.threads_left = 1;
+  evidence.top_other = "void at::native::elementwise_kernel<...>";
+  o.kernels = evidence;
+  o.library_only = true;
   o.devices_retired = {{3, "probe of device 3: the reference against itself ended timeout", "level1/19"}};
   return o;
 }
@@ -166,6 +178,23 @@ TEST_SUITE("eval::Outcome") {
     CHECK(back->device == 1);
     REQUIRE(back->devices_retired.size() == 1);
     CHECK(back->devices_retired[0].during == "level1/19");
+    REQUIRE(back->kernels.has_value());
+    CHECK(back->kernels->timed_own == 10);
+    CHECK(back->kernels->own_share() == doctest::Approx(0.75));
+    CHECK(back->library_only);
+    CHECK(written["kernels"]["own_share"].get<double>() == doctest::Approx(0.75));
+    CHECK(written["kernels"]["library_only"] == false);
+  }
+
+  TEST_CASE("a kernels record a candidate forged is refused where it is malformed") {
+    auto negative = eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", {{"watched", true}, {"own_us", -1}}}});
+    REQUIRE_FALSE(negative.ok());
+    CHECK(negative.error().message == "malformed result: kernels.own_us is not a finite non-negative number");
+    auto text = eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", {{"timed_own", "many"}}}});
+    REQUIRE_FALSE(text.ok());
+    CHECK(text.error().message.find("kernels.timed_own is not an integer") != std::string::npos);
+    auto not_object = eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", 3}});
+    CHECK_FALSE(not_object.ok());
   }
 
   TEST_CASE("a correct result without timing is accepted only when timing was disabled or it was a profile run") {

@@ -79,5 +79,26 @@ TEST_SUITE("agent::prompt") {
     REQUIRE(text.ok());
     CHECK(text->find("Your kernel: 2.000 ms median. Reference: 2.500 ms median. Speedup: 1.250x.") !=
           std::string::npos);
+    CHECK(text->find("No kernel of your own") == std::string::npos);
+  }
+
+  TEST_CASE("feedback for a library-only kernel says its speedup counts for nothing, and why") {
+    eval::Outcome o;
+    o.status = eval::Status::correct;
+    o.message = "correct; speedup 7.900x; library only: ...";
+    o.timing = eval::Timing{};
+    o.timing->candidate.median_ms = 1.0;
+    o.timing->reference.median_ms = 7.9;
+    o.timing->speedup = 7.9;
+    o.kernels = eval::KernelEvidence{};
+    o.kernels->watched = true;
+    o.kernels->timed_other = 20;
+    o.kernels->top_other = "void at::native::vectorized_elementwise_kernel<4, gelu>";
+    o.library_only = true;
+    auto text = agent::render_feedback(templates(), o, {"timing"}, 2);
+    REQUIRE(text.ok());
+    CHECK(text->find("Speedup: 7.900x.\n\nNo kernel of your own ran in the timed calls: library kernels did all the work "
+                     "(most launched: void at::native::vectorized_elementwise_kernel<4, gelu>). This campaign counts such "
+                     "a speedup for nothing; write the computation as a kernel of your own.") != std::string::npos);
   }
 }

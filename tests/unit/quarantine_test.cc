@@ -1,9 +1,13 @@
+// Speedups set aside: the quarantine (eval/quarantine.h) and library-only
+// candidates (eval.library_only), in the verdict, the config and the report.
 #include <doctest/doctest.h>
 
 #include "agent/config.h"
 #include "agent/report/run_report.h"
 #include "eval/quarantine.h"
 
+using eval::KernelEvidence;
+using eval::LibraryOnly;
 using eval::Outcome;
 using eval::quarantine_reason;
 using eval::ResolvedInput;
@@ -42,7 +46,8 @@ agent::Config one_arm() {
   return config;
 }
 
-agent::Attempt attempt(const std::string& problem, double speedup, const std::string& quarantine = "") {
+agent::Attempt attempt(const std::string& problem, double speedup, const std::string& quarantine = "",
+                       bool library_only = false) {
   agent::Attempt a;
   a.key = {"m", "s", problem, 0, 1};
   a.status = "correct";
@@ -50,8 +55,30 @@ agent::Attempt attempt(const std::string& problem, double speedup, const std::st
   a.backend = "cuda";
   a.speedup = speedup;
   a.quarantine = quarantine;
+  a.library_only = library_only;
   return a;
 }
+
+KernelEvidence only_torch() {
+  KernelEvidence k;
+  k.watched = true;
+  k.other_launches = 14;
+  k.timed_other = 12;
+  k.other_us = 90;
+  k.top_other = "void at::native::vectorized_elementwise_kernel<4, gelu>";
+  return k;
+}
+
+Outcome correct_with(const KernelEvidence& k) {
+  Outcome o;
+  o.status = Status::correct;
+  o.message = "correct; speedup 7.900x";
+  o.timing.emplace();
+  o.timing->speedup = 7.9;
+  o.kernels = k;
+  return o;
+}
+
 
 }  // namespace
 
@@ -91,6 +118,77 @@ TEST_SUITE("eval::quarantine_reason") {
   }
 }
 
+TEST_SUITE("eval::KernelEvidence") {
+  TEST_CASE("library only means no kernel of its own in the timed calls") {
+    KernelEvidence k = only_torch();
+    CHECK(k.library_only());
+    CHECK(k.own_share() == 0);
+    k.timed_own = 1;  // one launch of its own in the timed calls is enough
+    CHECK_FALSE(k.library_only());
+    KernelEvidence unwatched;
+    CHECK_FALSE(unwatched.library_only());  // no evidence is no verdict
+    CHECK(unwatched.own_share() == -1);
+  }
+
+  TEST_CASE("a timed graph launch counts as its own only if the traced trials ran a kernel of its own") {
+    KernelEvidence k = only_torch();
+    k.timed_graphs = 5;
+    CHECK(k.library_only());  // a graph of LibTorch's kernels
+    k.own_us = 30;
+    CHECK_FALSE(k.library_only());
+    CHECK(k.own_share() == doctest::Approx(0.25));
+  }
+}
+
+TEST_SUITE("eval::apply_library_only") {
+  TEST_CASE("correct, the default, keeps the verdict and marks it") {
+    Outcome o = correct_with(only_torch());
+    eval::apply_library_only(o, LibraryOnly::correct);
+    CHECK(o.status == Status::correct);
+    CHECK(o.library_only);
+    CHECK(o.message ==
+          "correct; speedup 7.900x; library only: no kernel of its own ran in the timed calls, only another's (12 "
+          "launches, most of them void at::native::vectorized_elementwise_kernel<4, gelu>); its speedup is left out "
+          "of fast_p for p > 0 (eval.library_only)");
+  }
+
+  TEST_CASE("reject makes it rejected, count leaves it") {
+    Outcome rejected = correct_with(only_torch());
+    eval::apply_library_only(rejected, LibraryOnly::reject);
+    CHECK(rejected.status == Status::rejected);
+    CHECK(rejected.message.rfind("library only: no kernel of its own ran in the timed calls", 0) == 0);
+    CHECK(rejected.message.find("(eval.library_only: reject)") != std::string::npos);
+    Outcome counted = correct_with(only_torch());
+    eval::apply_library_only(counted, LibraryOnly::count);
+    CHECK(counted.status == Status::correct);
+    CHECK_FALSE(counted.library_only);
+    CHECK(counted.message == "correct; speedup 7.900x");
+  }
+
+  TEST_CASE("a candidate with a kernel of its own, a wrong one, or no evidence is left alone") {
+    KernelEvidence own = only_torch();
+    own.timed_own = 3;
+    Outcome mine = correct_with(own);
+    eval::apply_library_only(mine, LibraryOnly::reject);
+    CHECK(mine.status == Status::correct);
+    Outcome wrong = correct_with(only_torch());
+    wrong.status = Status::mismatch;
+    eval::apply_library_only(wrong, LibraryOnly::reject);
+    CHECK(wrong.status == Status::mismatch);
+    Outcome cpu = correct_with(only_torch());
+    cpu.kernels.reset();
+    eval::apply_library_only(cpu, LibraryOnly::reject);
+    CHECK(cpu.status == Status::correct);
+  }
+
+  TEST_CASE("the setting's names") {
+    CHECK(eval::parse_library_only("count") == LibraryOnly::count);
+    CHECK(eval::parse_library_only("correct") == LibraryOnly::correct);
+    CHECK(eval::parse_library_only("reject") == LibraryOnly::reject);
+    CHECK_FALSE(eval::parse_library_only("forbid").has_value());
+  }
+}
+
 TEST_SUITE("agent::report quarantine") {
   TEST_CASE("a quarantined speedup is correct but counts toward fast_p only once accepted") {
     auto config = one_arm();
@@ -125,7 +223,25 @@ TEST_SUITE("agent::report quarantine") {
   }
 }
 
-TEST_SUITE("agent::config static checks") {
+TEST_SUITE("agent::report library only") {
+  TEST_CASE("a library-only attempt is correct but counts for nothing in fast_p for p > 0, and the report says how many") {
+    auto config = one_arm();
+    const std::vector<std::string> problems = {"level1/88", "level1/19"};
+    auto r = agent::campaign_report(config, problems, {attempt("level1/88", 7.9, "", true), attempt("level1/19", 1.5)});
+    const auto& turn = r["arms"][0]["turns"][0];
+    CHECK(turn["correct_rate"].get<double>() == 1.0);
+    CHECK(turn["fast_p"]["0"].get<double>() == 1.0);
+    CHECK(turn["fast_p"]["1"].get<double>() == 0.5);
+    CHECK(turn["geomean_speedup"].get<double>() == doctest::Approx(1.5));
+    CHECK(r["arms"][0]["library_only"] == 1);
+    CHECK(agent::format_report(r).find("  library only: 1 correct attempt that ran no kernel of its own, left out of "
+                                       "fast_p for p > 0 and of the geomean (eval.library_only)\n") != std::string::npos);
+    auto none = agent::campaign_report(config, problems, {attempt("level1/19", 1.5)});
+    CHECK_FALSE(none["arms"][0].contains("library_only"));
+  }
+}
+
+TEST_SUITE("agent::config static checks and library_only") {
   const char* base =
       "problems: {ids: [level1/19]}\nmodels: [{name: m, provider: replay, replay_from: r.jsonl}]\n"
       "strategies: [{name: s, kind: single_shot}]\n";
@@ -165,5 +281,17 @@ TEST_SUITE("agent::config static checks") {
     CHECK(p.action(eval::Rule::library_ops) == eval::RuleAction::reject);
     CHECK_FALSE(eval::apply_policy(p, "library_ops").ok());
     CHECK_FALSE(eval::apply_policy(p, "nope=warn").ok());
+  }
+
+  TEST_CASE("eval.library_only is count, correct (the default) or reject") {
+    auto plain = agent::parse_config(base, "c.yaml");
+    REQUIRE_MESSAGE(plain.ok(), (plain.ok() ? "" : plain.error().message));
+    CHECK(plain->eval.library_only == LibraryOnly::correct);
+    auto reject = agent::parse_config(std::string(base) + "eval: {library_only: reject}\n", "c.yaml");
+    REQUIRE(reject.ok());
+    CHECK(reject->eval.library_only == LibraryOnly::reject);
+    auto bad = agent::parse_config(std::string(base) + "eval: {library_only: forbid}\n", "c.yaml");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message.find("c.yaml:4") != std::string::npos);
   }
 }

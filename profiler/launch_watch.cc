@@ -1,0 +1,183 @@
+#include "profiler/launch_watch.h"
+
+#include "build_info.h"
+#include "profiler/cupti.h"
+
+#if REFINERY_WITH_CUDA
+#include <cupti.h>
+
+#include <map>
+#include <mutex>
+#endif
+
+namespace profiler {
+
+#if REFINERY_WITH_CUDA
+namespace {
+
+enum class Watched { launch, graph, stream };
+
+struct Hook {
+  CUpti_CallbackDomain domain;
+  CUpti_CallbackId cbid;
+  Watched what;
+};
+
+// Every call that launches a kernel, launches a graph or creates a stream.
+constexpr Hook kHooks[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, Watched::graph},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, Watched::graph},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020, Watched::stream},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000, Watched::stream},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050, Watched::stream},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunch, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice, Watched::launch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, Watched::graph},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, Watched::graph},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamCreate, Watched::stream},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority, Watched::stream},
+};
+
+std::string cupti_message(CUptiResult r) {
+  const char* s = nullptr;
+  cuptiGetResultString(r, &s);
+  return s ? s : "CUPTI error " + std::to_string(static_cast<int>(r));
+}
+
+// A runtime call that goes on to the driver is counted at the runtime: the
+// driver's callbacks inside it are not counted again.
+thread_local int t_runtime_depth = 0;
+
+}  // namespace
+
+struct LaunchWatch::State {
+  CUpti_SubscriberHandle subscriber = nullptr;
+  std::set<std::string> own;  // mangled and demangled
+  std::mutex mutex;
+  LaunchTally tally;
+  std::map<std::string, int64_t> others;  // launches since the last take, by name
+
+  void count(Watched what, const char* name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    switch (what) {
+      case Watched::graph: ++tally.graphs; break;
+      case Watched::stream: ++tally.streams; break;
+      case Watched::launch:
+        if (name && own.count(name)) {
+          ++tally.own;
+        } else {
+          ++tally.other;
+          ++others[name ? name : "?"];
+        }
+        break;
+    }
+  }
+};
+
+namespace {
+
+void CUPTIAPI on_callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  const bool enter = cb->callbackSite == CUPTI_API_ENTER;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) t_runtime_depth += enter ? 1 : -1;
+  if (!enter || (domain == CUPTI_CB_DOMAIN_DRIVER_API && t_runtime_depth > 0)) return;
+  for (const Hook& h : kHooks)
+    if (h.domain == domain && h.cbid == cbid)
+      return static_cast<LaunchWatch::State*>(user)->count(h.what, cb->symbolName);
+}
+
+}  // namespace
+
+base::Result<std::unique_ptr<LaunchWatch>> LaunchWatch::start(const std::vector<std::string>& own) {
+  std::unique_ptr<LaunchWatch> w(new LaunchWatch());
+  w->state_ = std::make_unique<State>();
+  for (const auto& name : own) {
+    w->state_->own.insert(name);
+    w->state_->own.insert(demangle(name.c_str()));
+  }
+  CUptiResult r = cuptiSubscribe(&w->state_->subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_callback), w->state_.get());
+  if (r != CUPTI_SUCCESS) return base::Error{"cuptiSubscribe: " + cupti_message(r)};
+  for (const Hook& h : kHooks) {
+    r = cuptiEnableCallback(1, w->state_->subscriber, h.domain, h.cbid);
+    if (r != CUPTI_SUCCESS) return base::Error{"cuptiEnableCallback: " + cupti_message(r)};
+  }
+  return w;
+}
+
+LaunchWatch::~LaunchWatch() {
+  if (state_ && state_->subscriber) cuptiUnsubscribe(state_->subscriber);
+}
+
+bool LaunchWatch::is_own(const std::string& name) const { return state_->own.count(name) > 0; }
+
+base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
+  int64_t launched = 0;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    launched = state_->tally.own + state_->tally.other;
+  }
+  base::Status status;
+  auto traced = record_kernels([&] { return status = call(); });
+  if (!status) return status;
+  if (!traced) return traced.error();
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  launched = state_->tally.own + state_->tally.other - launched;
+  // Graph-launched kernels add records; fewer records than launches means
+  // something in the process turned the activity records off.
+  if (static_cast<int64_t>(traced->kernels.size()) < launched)
+    return base::Error{"CUPTI recorded " + std::to_string(traced->kernels.size()) + " kernels of the " +
+                       std::to_string(launched) + " launched: its activity records were turned off"};
+  for (const auto& k : traced->kernels) (is_own(k.name) ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
+  return {};
+}
+
+base::Result<LaunchTally> LaunchWatch::take() {
+  for (const Hook& h : kHooks) {
+    uint32_t enabled = 0;
+    CUptiResult r = cuptiGetCallbackState(&enabled, state_->subscriber, h.domain, h.cbid);
+    if (r != CUPTI_SUCCESS || !enabled)
+      return base::Error{"the runner's launch watch (CUPTI's callbacks) was turned off" +
+                         (r != CUPTI_SUCCESS ? ": " + cupti_message(r) : std::string())};
+  }
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  LaunchTally out = state_->tally;
+  for (const auto& [name, n] : state_->others)
+    if (n > out.top_other_launches) out.top_other = demangle(name.c_str()), out.top_other_launches = n;
+  state_->tally = {};
+  state_->others.clear();
+  return out;
+}
+
+#else  // without CUDA
+
+struct LaunchWatch::State {};
+
+base::Result<std::unique_ptr<LaunchWatch>> LaunchWatch::start(const std::vector<std::string>&) {
+  return base::Error{"this refinery-worker was built without CUDA: no launch watch"};
+}
+LaunchWatch::~LaunchWatch() = default;
+bool LaunchWatch::is_own(const std::string&) const { return false; }
+base::Status LaunchWatch::trace(const std::function<base::Status()>& call) { return call(); }
+base::Result<LaunchTally> LaunchWatch::take() { return LaunchTally{}; }
+
+#endif
+
+}  // namespace profiler
