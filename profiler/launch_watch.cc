@@ -5,6 +5,7 @@
 
 #if REFINERY_WITH_CUDA
 #include <cupti.h>
+#include <dlfcn.h>
 
 #include <map>
 #include <mutex>
@@ -21,18 +22,19 @@ struct Hook {
   CUpti_CallbackDomain domain;
   CUpti_CallbackId cbid;
   Watched what;
+  int func_at = -1;  // a runtime launch: which pointer of its parameters is the kernel's host stub
 };
 
 // Every call that launches a kernel, launches a graph or creates a stream.
 constexpr Hook kHooks[] = {
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, Watched::launch},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020, Watched::launch, 0},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000, Watched::launch, 0},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Watched::launch, 0},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, Watched::launch, 0},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, Watched::launch, 1},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, Watched::launch, 1},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, Watched::launch, 0},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, Watched::launch, 0},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000, Watched::launch},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, Watched::graph},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, Watched::graph},
@@ -69,24 +71,41 @@ thread_local int t_runtime_depth = 0;
 
 struct LaunchWatch::State {
   CUpti_SubscriberHandle subscriber = nullptr;
-  std::set<std::string> own;  // mangled and demangled
   std::mutex mutex;
+  std::set<std::string> own;  // mangled and demangled
+  const void* library_base = nullptr;  // where the candidate's library is loaded
   LaunchTally tally;
   std::map<std::string, int64_t> others;  // launches since the last take, by name
 
-  void count(Watched what, const char* name) {
+  void learn(const std::string& name) {
+    own.insert(name);
+    own.insert(demangle(name.c_str()));
+  }
+
+  // `stub`: a runtime launch's host stub. nvcc may give a kernel of internal
+  // linkage (static, an anonymous namespace) a device name of its own, so a
+  // stub in the candidate's library makes the kernel its own whatever the
+  // name, and the name is learned for the traced calls' records.
+  void count(Watched what, const char* name, const void* stub) {
     std::lock_guard<std::mutex> lock(mutex);
     switch (what) {
       case Watched::graph: ++tally.graphs; break;
       case Watched::stream: ++tally.streams; break;
-      case Watched::launch:
-        if (name && own.count(name)) {
+      case Watched::launch: {
+        bool mine = name && own.count(name);
+        Dl_info info{};
+        if (!mine && stub && library_base && dladdr(stub, &info) && info.dli_fbase == library_base) {
+          mine = true;
+          if (name) learn(name);
+        }
+        if (mine) {
           ++tally.own;
         } else {
           ++tally.other;
           ++others[name ? name : "?"];
         }
         break;
+      }
     }
   }
 };
@@ -99,9 +118,13 @@ void CUPTIAPI on_callback(void* user, CUpti_CallbackDomain domain, CUpti_Callbac
   const bool enter = cb->callbackSite == CUPTI_API_ENTER;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) t_runtime_depth += enter ? 1 : -1;
   if (!enter || (domain == CUPTI_CB_DOMAIN_DRIVER_API && t_runtime_depth > 0)) return;
-  for (const Hook& h : kHooks)
-    if (h.domain == domain && h.cbid == cbid)
-      return static_cast<LaunchWatch::State*>(user)->count(h.what, cb->symbolName);
+  for (const Hook& h : kHooks) {
+    if (h.domain != domain || h.cbid != cbid) continue;
+    const void* stub = h.func_at >= 0 && cb->functionParams
+                           ? static_cast<const void* const*>(cb->functionParams)[h.func_at]
+                           : nullptr;
+    return static_cast<LaunchWatch::State*>(user)->count(h.what, cb->symbolName, stub);
+  }
 }
 
 }  // namespace
@@ -109,10 +132,7 @@ void CUPTIAPI on_callback(void* user, CUpti_CallbackDomain domain, CUpti_Callbac
 base::Result<std::unique_ptr<LaunchWatch>> LaunchWatch::start(const std::vector<std::string>& own) {
   std::unique_ptr<LaunchWatch> w(new LaunchWatch());
   w->state_ = std::make_unique<State>();
-  for (const auto& name : own) {
-    w->state_->own.insert(name);
-    w->state_->own.insert(demangle(name.c_str()));
-  }
+  for (const auto& name : own) w->state_->learn(name);
   CUptiResult r = cuptiSubscribe(&w->state_->subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_callback), w->state_.get());
   if (r != CUPTI_SUCCESS) return base::Error{"cuptiSubscribe: " + cupti_message(r)};
   for (const Hook& h : kHooks) {
@@ -126,7 +146,11 @@ LaunchWatch::~LaunchWatch() {
   if (state_ && state_->subscriber) cuptiUnsubscribe(state_->subscriber);
 }
 
-bool LaunchWatch::is_own(const std::string& name) const { return state_->own.count(name) > 0; }
+void LaunchWatch::set_library(const void* address) {
+  Dl_info info{};
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->library_base = address && dladdr(address, &info) ? info.dli_fbase : nullptr;
+}
 
 base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
   int64_t launched = 0;
@@ -145,7 +169,8 @@ base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
   if (static_cast<int64_t>(traced->kernels.size()) < launched)
     return base::Error{"CUPTI recorded " + std::to_string(traced->kernels.size()) + " kernels of the " +
                        std::to_string(launched) + " launched: its activity records were turned off"};
-  for (const auto& k : traced->kernels) (is_own(k.name) ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
+  for (const auto& k : traced->kernels)
+    (state_->own.count(k.name) ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
   return {};
 }
 
@@ -174,7 +199,7 @@ base::Result<std::unique_ptr<LaunchWatch>> LaunchWatch::start(const std::vector<
   return base::Error{"this refinery-worker was built without CUDA: no launch watch"};
 }
 LaunchWatch::~LaunchWatch() = default;
-bool LaunchWatch::is_own(const std::string&) const { return false; }
+void LaunchWatch::set_library(const void*) {}
 base::Status LaunchWatch::trace(const std::function<base::Status()>& call) { return call(); }
 base::Result<LaunchTally> LaunchWatch::take() { return LaunchTally{}; }
 

@@ -1,6 +1,6 @@
 // The runner's launch watch: which kernels the candidate's calls launch,
-// told apart as its own (a function its library defines:
-// base/elf_symbols.h) or another's (PyTorch's, cuBLAS's, cuDNN's), how many
+// told apart as its own (a function its library defines, base/elf_symbols.h,
+// or a runtime launch whose host stub lies in its library) or another's (PyTorch's, cuBLAS's, cuDNN's), how many
 // streams they create, and, on the calls it is asked to trace, how much GPU
 // time each side took. It is the evidence behind a cuda verdict's `kernels`
 // (docs/integrity.md): a candidate that never ran a kernel of its own is
@@ -54,7 +54,10 @@ class LaunchWatch {
   // longer on: something in the process turned CUPTI's callbacks off.
   base::Result<LaunchTally> take();
 
-  bool is_own(const std::string& name) const;
+  // Once the candidate's library is loaded: an address inside it (its entry
+  // point). A runtime launch whose host stub lies in that library is its own,
+  // whatever the kernel's device name.
+  void set_library(const void* address);
 
   struct State;  // what CUPTI's callback updates (launch_watch.cc)
 

@@ -318,7 +318,10 @@ int runner_main() {
           set_text(b, std::string("candidate library has no entry point ") + kEntrySymbol);
         }
         r.entry = reinterpret_cast<Entry>(symbol);
-        if (r.watch) (void)r.watch->take();  // what its constructors launched is not a call's
+        if (r.watch) {
+          r.watch->set_library(symbol);
+          (void)r.watch->take();  // what its constructors launched is not a call's
+        }
         if (result == Reply::ok && !r.watch_note.empty()) set_text(b, r.watch_note);
         break;
       }
