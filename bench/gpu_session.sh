@@ -13,6 +13,7 @@
 #   compile    compile_headers.sh (cold and cached compile per header)
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh
+#   watch      watch_cost.sh: the launch watch on and off, and the checks' wall time
 #   doctor     refinery doctor --backend cuda
 #   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md)
 #   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
@@ -129,6 +130,10 @@ for r in rows:
 PY
       done
       ;;
+    watch)
+      step "watch_cost"
+      timeout "$(left 200)" bench/watch_cost.sh build-gpu "${REFINERY_WATCH_REPEATS:-3}" > "$out/watch.log" 2>&1
+      cat "$out/watch.log" ;;
     doctor)
       step doctor
       timeout "$(left 120)" build-gpu/refinery doctor --backend cuda > "$out/doctor.log" 2>&1

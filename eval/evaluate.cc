@@ -125,6 +125,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   job.reference_digest = reference.digest;
   job.candidate_digest = candidate.digest;
   job.allow_untrusted = settings.allow_untrusted;
+  job.launch_watch = settings.launch_watch;
   job.inputs = inputs;
   if (settings.mode == Mode::kernelbench) {
     kernelbench_draws(job.inputs);

@@ -72,6 +72,8 @@ struct EvalSettings {
   double quarantine_speedup = 20;
   // A correct cuda candidate that ran no kernel of its own (Outcome::kernels).
   LibraryOnly library_only = LibraryOnly::correct;
+  // cuda: the runner's launch watch (Outcome::kernels); off only to measure what it costs.
+  bool launch_watch = true;
 };
 
 // KernelBench v0.1's draws, in place: torch.rand (U[0,1)) for every floating

@@ -37,6 +37,7 @@ json to_json(const WorkerJob& job) {
           {"scratch_bytes", job.scratch_bytes},
           {"allow_untrusted", job.allow_untrusted},
           {"tf32_cudnn", job.tf32_cudnn},
+          {"launch_watch", job.launch_watch},
           {"inputs", inputs},
           {"correctness_seeds", job.correctness_seeds},
           {"timing_seed", job.timing_seed},
@@ -71,6 +72,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.scratch_bytes = j.at("scratch_bytes").get<uint64_t>();
     job.allow_untrusted = j.at("allow_untrusted").get<bool>();
     job.tf32_cudnn = j.value("tf32_cudnn", false);
+    job.launch_watch = j.value("launch_watch", true);
     for (const auto& in : j.at("inputs")) {
       ResolvedInput r;
       r.name = in.at("name").get<std::string>();

@@ -57,6 +57,9 @@ struct WorkerJob {
   // TF32 in cuDNN's convolutions, for reference and candidate alike: off in
   // refinery's mode (fp32 means fp32), on in KernelBench's (PyTorch's default).
   bool tf32_cudnn = false;
+  // cuda: the runner's launch watch (profiler/launch_watch.h), the evidence
+  // behind Outcome::kernels; off only to measure what it costs.
+  bool launch_watch = true;
   // The runner's sandbox: its scratch /tmp, and whether a run with a layer
   // missing may go on (its outcome then says trusted: false).
   uint64_t scratch_bytes = 256ull << 20;

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <mutex>
+#include <string_view>
 #endif
 
 namespace profiler {
@@ -72,10 +73,11 @@ thread_local int t_runtime_depth = 0;
 struct LaunchWatch::State {
   CUpti_SubscriberHandle subscriber = nullptr;
   std::mutex mutex;
-  std::set<std::string> own;  // mangled and demangled
+  // Looked up by string_view (std::less<>): a launch's callback allocates nothing.
+  std::set<std::string, std::less<>> own;  // mangled and demangled
   const void* library_base = nullptr;  // where the candidate's library is loaded
   LaunchTally tally;
-  std::map<std::string, int64_t> others;  // launches since the last take, by name
+  std::map<std::string, int64_t, std::less<>> others;  // launches since the last take, by name
 
   void learn(const std::string& name) {
     own.insert(name);
@@ -92,7 +94,8 @@ struct LaunchWatch::State {
       case Watched::graph: ++tally.graphs; break;
       case Watched::stream: ++tally.streams; break;
       case Watched::launch: {
-        bool mine = name && own.count(name);
+        const std::string_view key = name ? std::string_view(name) : std::string_view("?");
+        bool mine = name && own.find(key) != own.end();
         Dl_info info{};
         if (!mine && stub && library_base && dladdr(stub, &info) && info.dli_fbase == library_base) {
           mine = true;
@@ -102,7 +105,8 @@ struct LaunchWatch::State {
           ++tally.own;
         } else {
           ++tally.other;
-          ++others[name ? name : "?"];
+          if (auto it = others.find(key); it != others.end()) ++it->second;
+          else others.emplace(std::string(key), 1);
         }
         break;
       }
@@ -170,7 +174,7 @@ base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
     return base::Error{"CUPTI recorded " + std::to_string(traced->kernels.size()) + " kernels of the " +
                        std::to_string(launched) + " launched: its activity records were turned off"};
   for (const auto& k : traced->kernels)
-    (state_->own.count(k.name) ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
+    (state_->own.find(k.name) != state_->own.end() ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
   return {};
 }
 

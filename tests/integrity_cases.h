@@ -50,8 +50,8 @@ inline bool for_backend(const Entry& e) {
 
 // The verdict as the catalogue names it.
 inline std::string verdict(const eval::Outcome& o) {
-  if (o.status == eval::Status::correct && o.library_only) return "library_only";
-  if (o.status == eval::Status::correct) return o.quarantine.empty() ? "correct" : "quarantined";
+  if (o.status == eval::Status::correct && !o.quarantine.empty()) return "quarantined";  // library only or not
+  if (o.status == eval::Status::correct) return o.library_only ? "library_only" : "correct";
   if (o.status == eval::Status::rejected && o.phase == "static_checks") return "rejected:static";
   return eval::to_string(o.status);
 }

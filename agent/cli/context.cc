@@ -18,6 +18,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"trials", true, "correctness trials (default 5)"},
       {"timing-trials", true, "most timed trials of each side (default 100)"},
       {"no-timing", false, "check correctness only"},
+      {"no-launch-watch", false, "cuda: no launch watch, so no kernel evidence and no library-only verdict (to measure what it costs)"},
       {"seed", true, "master seed for the hidden input seeds (default: random)"},
       {"threads", true, "cpu backend: threads for reference and candidate (default: all)"},
       {"cuda-arch", true, "nvcc target, e.g. 90a (default: the GPU's, else 90a)"},
@@ -70,6 +71,7 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   o.threads = static_cast<int>(threads);
   o.remeasure = static_cast<int>(remeasure);
   o.timing = !args.has("no-timing");
+  o.launch_watch = !args.has("no-launch-watch");
   o.cuda_arch = args.get("cuda-arch");
   o.cache_dir = args.get("cache-dir");
   o.problems_dir = args.get("problems");
@@ -165,6 +167,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.static_checks = options.static_checks;
   s.quarantine_speedup = options.quarantine_speedup;
   s.library_only = options.library_only;
+  s.launch_watch = options.launch_watch;
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;

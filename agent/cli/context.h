@@ -49,6 +49,7 @@ struct EvalOptions {
   eval::StaticPolicy static_checks;      // --static-checks, eval.static_checks
   double quarantine_speedup = 20;        // --quarantine-speedup, eval.quarantine_speedup; 0: no factor
   eval::LibraryOnly library_only = eval::LibraryOnly::correct;  // --library-only, eval.library_only
+  bool launch_watch = true;              // --no-launch-watch
   std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
   int runners = 1;                       // cpu: evaluations run (and timed) at once
 };
