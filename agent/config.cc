@@ -222,7 +222,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
                                      "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
-                                     "static_checks", "quarantine_speedup", "library_only", "devices", "runners"},
+                                     "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -245,6 +245,9 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     std::string library_only = "correct";
     TRY(er.choice("library_only", library_only, {"count", "correct", "reject"}));
     c.eval.library_only = *eval::parse_library_only(library_only);
+    std::string watch = "true";
+    TRY(er.choice("launch_watch", watch, {"true", "false"}));
+    c.eval.launch_watch = watch == "true";
     TRY(er.integer("runners", c.eval.runners, 1, 256));
     if (const YAML::Node& dv = e["devices"]) {
       if (dv.IsScalar()) {

@@ -84,6 +84,9 @@ struct EvalConfig {
   // cuda: a correct candidate that ran no kernel of its own (only PyTorch's,
   // cuBLAS's, ...): count, correct (left out of fast_p for p > 0) or reject.
   eval::LibraryOnly library_only = eval::LibraryOnly::correct;
+  // cuda: the runner's launch watch, the evidence behind library_only; false
+  // gives verdicts without `kernels` (README, Checks against cheating).
+  bool launch_watch = true;
   // cuda: the GPUs evaluations run on, one worker at a time on each; empty
   // (`all`): every GPU the worker sees. cpu: `runners` evaluations at once.
   std::vector<int> devices;

@@ -179,7 +179,12 @@ base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
 }
 
 base::Result<LaunchTally> LaunchWatch::take() {
-  for (const Hook& h : kHooks) {
+  // The runtime's and the driver's kernel launch stand for the rest: turning
+  // one callback off takes the subscriber's handle, which only the watch
+  // holds, while cuptiFinalize or cuptiUnsubscribe turns them all off. Two
+  // queries a request keep what the watch adds to a timed window small.
+  for (const Hook& h : {Hook{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Watched::launch},
+                        Hook{CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, Watched::launch}}) {
     uint32_t enabled = 0;
     CUptiResult r = cuptiGetCallbackState(&enabled, state_->subscriber, h.domain, h.cbid);
     if (r != CUPTI_SUCCESS || !enabled)

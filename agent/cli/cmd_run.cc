@@ -250,6 +250,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.static_checks = e.static_checks;
   options.quarantine_speedup = e.quarantine_speedup;
   options.library_only = e.library_only;
+  options.launch_watch = e.launch_watch;
   options.devices = e.devices;
   options.runners = e.runners;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};

@@ -287,6 +287,10 @@ TEST_SUITE("agent::config static checks and library_only") {
     auto plain = agent::parse_config(base, "c.yaml");
     REQUIRE_MESSAGE(plain.ok(), (plain.ok() ? "" : plain.error().message));
     CHECK(plain->eval.library_only == LibraryOnly::correct);
+    CHECK(plain->eval.launch_watch);
+    auto unwatched = agent::parse_config(std::string(base) + "eval: {launch_watch: false}\n", "c.yaml");
+    REQUIRE(unwatched.ok());
+    CHECK_FALSE(unwatched->eval.launch_watch);
     auto reject = agent::parse_config(std::string(base) + "eval: {library_only: reject}\n", "c.yaml");
     REQUIRE(reject.ok());
     CHECK(reject->eval.library_only == LibraryOnly::reject);
