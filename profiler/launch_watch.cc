@@ -168,11 +168,12 @@ base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
   if (!traced) return traced.error();
   std::lock_guard<std::mutex> lock(state_->mutex);
   launched = state_->tally.own + state_->tally.other - launched;
-  // Graph-launched kernels add records; fewer records than launches means
-  // something in the process turned the activity records off.
+  // Graph-launched kernels add records; fewer records than launches means a
+  // launch failed and the call went on regardless, or something in the
+  // process turned the activity records off.
   if (static_cast<int64_t>(traced->kernels.size()) < launched)
     return base::Error{"CUPTI recorded " + std::to_string(traced->kernels.size()) + " kernels of the " +
-                       std::to_string(launched) + " launched: its activity records were turned off"};
+                       std::to_string(launched) + " launched: a launch failed unchecked, or the activity records were turned off"};
   for (const auto& k : traced->kernels)
     (state_->own.find(k.name) != state_->own.end() ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
   return {};
