@@ -12,8 +12,10 @@
 // the reply, and checks it; nothing in the block decides a verdict by itself.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -81,6 +83,13 @@ struct ControlBlock {
   double own_kernel_us, other_kernel_us;
   char top_other[256];
 };
+
+// A launch-watch count or GPU time (microseconds) as the runner claimed it,
+// made safe to sum: the candidate may have written anything there. A request
+// launches fewer than 2^32 kernels and runs for less than 100 s, so the
+// judge's sums stay within what a result may hold (eval/outcome.h).
+inline int64_t claimed_count(int64_t n) { return std::clamp<int64_t>(n, 0, int64_t{1} << 32); }
+inline double claimed_us(double us) { return std::isfinite(us) && us > 0 ? std::min(us, 1e8) : 0.0; }
 
 // Waits until `word` equals `value`. Spins for up to `spin` first, then sleeps
 // on the futex in short slices, calling `alive` between them; returns false

@@ -175,8 +175,7 @@ class CudaDevice : public Device {
     cudaCtxResetPersistingL2Cache();
     cudaGetLastError();  // a device without persisting L2 says so; nothing to reset
   }
-  base::Result<size_t> poison_free_memory() override {
-    size_t bytes = 0;
+  base::Status poison_free_memory() override {
     const auto snapshot = c10::cuda::CUDACachingAllocator::snapshot();
     for (const auto& segment : segments_of(snapshot)) {
       // An expandable segment maps its pages on demand: free blocks there may have none.
@@ -185,13 +184,12 @@ class CudaDevice : public Device {
       for (const auto& block : segment.blocks) {
         if (!block.allocated) {
           CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(at), 0xFF, static_cast<size_t>(block.size), 0));
-          bytes += static_cast<size_t>(block.size);
         }
         at += static_cast<size_t>(block.size);
       }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
-    return bytes;
+    return {};
   }
   std::string clock_name() const override { return "cuda_events"; }
   nlohmann::json describe() const override {

@@ -54,8 +54,8 @@ class Device {
   // In the runner, before an untimed checked call: the memory the caching
   // allocator holds free (a freed output, an answer left lying around) is
   // filled with 0xFF bytes (NaN as a float), so that an output the call
-  // allocates and leaves unwritten reads wrong. The bytes poisoned; 0 on cpu.
-  virtual base::Result<size_t> poison_free_memory() { return size_t{0}; }
+  // allocates and leaves unwritten reads wrong. Nothing on cpu.
+  virtual base::Status poison_free_memory() { return {}; }
   virtual std::string clock_name() const = 0;
   virtual nlohmann::json describe() const = 0;
 };

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <chrono>
 #include <cstring>
 
@@ -170,15 +169,13 @@ base::Result<RunnerAnswer> RunnerLink::exchange(bool spin, std::chrono::steady_c
     a.claimed.push_back({block_->stream_ms[k], block_->device_wide_ms[k], block_->host_ms[k]});
   a.watched = block_->watch == 1;
   if (a.watched) {
-    auto count = [](int64_t n) { return std::max<int64_t>(n, 0); };
-    auto time = [](double us) { return std::isfinite(us) && us > 0 ? us : 0.0; };
-    a.own_launches = count(block_->own_launches);
-    a.other_launches = count(block_->other_launches);
-    a.graph_launches = count(block_->graph_launches);
-    a.streams_created = count(block_->streams_created);
-    a.threads_left = count(block_->threads_left);
-    a.own_kernel_us = time(block_->own_kernel_us);
-    a.other_kernel_us = time(block_->other_kernel_us);
+    a.own_launches = claimed_count(block_->own_launches);
+    a.other_launches = claimed_count(block_->other_launches);
+    a.graph_launches = claimed_count(block_->graph_launches);
+    a.streams_created = claimed_count(block_->streams_created);
+    a.threads_left = claimed_count(block_->threads_left);
+    a.own_kernel_us = claimed_us(block_->own_kernel_us);
+    a.other_kernel_us = claimed_us(block_->other_kernel_us);
     a.top_other.assign(block_->top_other, strnlen(block_->top_other, sizeof block_->top_other));
   }
   return a;
