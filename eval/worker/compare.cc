@@ -97,6 +97,10 @@ bool within_tolerance(const at::Tensor& actual, const at::Tensor& expected, cons
       }
       continue;
     }
+    // Equal is the common answer of an exact kernel, and one pass where
+    // isclose makes a dozen (the timed calls' checks of a full-size level1/19
+    // evaluation took 6.4 s, 64 ms a call, on an H100).
+    if (at::equal(ac, bc)) continue;
     // isclose(equal_nan): equal, or both NaN, or |a - b| <= atol + rtol |b|
     // with the error finite; that is compare_values' rule (an infinite
     // reference passes only an equal answer).
