@@ -37,13 +37,7 @@ constexpr const char* kExtension = R"(// refinery's <torch/extension.h>: LibTorc
 // macros of KernelBench's prompts; no Python (see refinery/no_python.h).
 #pragma once
 #include <torch/torch.h>
-#if defined(__CUDACC__) && __has_include(<c10/cuda/impl/cuda_cmake_macros.h>)  // a CUDA build of LibTorch
-#include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAException.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
-#include <cuda_runtime.h>
-#endif
+#include <refinery/cuda_helpers.h>
 #include "refinery/no_python.h"
 #ifndef CHECK_CUDA
 #define CHECK_CUDA(x) TORCH_CHECK(x.device().is_cuda(), #x " must be a CUDA tensor")
@@ -53,6 +47,19 @@ constexpr const char* kExtension = R"(// refinery's <torch/extension.h>: LibTorc
 #endif
 #ifndef CHECK_INPUT
 #define CHECK_INPUT(x) CHECK_CUDA(x); CHECK_CONTIGUOUS(x)
+#endif
+)";
+
+// Lean headers (eval/lean_headers.h) put an empty one first on the include
+// path for a source that names none of these.
+constexpr const char* kCudaHelpers = R"(// refinery: the CUDA helpers of <torch/extension.h> (under nvcc, with a CUDA build of LibTorch).
+#pragma once
+#if defined(__CUDACC__) && __has_include(<c10/cuda/impl/cuda_cmake_macros.h>)  // a CUDA build of LibTorch
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime.h>
 #endif
 )";
 
@@ -73,6 +80,7 @@ const std::vector<CompatHeader>& compat_headers() {
   static const std::vector<CompatHeader> headers = {
       {"refinery/no_python.h", kNoPython},
       {"torch/extension.h", kExtension},
+      {"refinery/cuda_helpers.h", kCudaHelpers},
       {"torch/python.h", kPython},
       {"pybind11/pybind11.h", kPybind},
   };

@@ -264,6 +264,21 @@ LeanPlan screen(const std::string& code, std::vector<std::string>& includes) {
 
 }  // namespace
 
+bool names_cuda_helpers(const std::string& code) {
+  // at::cuda::, c10::cuda::, `using namespace at::cuda`, cuda::std.
+  static const std::regex cuda_namespace(R"(::\s*cuda\b|\bcuda\s*::)");
+  if (std::regex_search(code, cuda_namespace)) return true;
+  for (const auto& id : identifiers(code)) {
+    if (base::starts_with(id, "__") || id == "CHECK_CUDA") continue;  // nvcc's own macros; extension.h's own
+    if (id.find("CUDA") != std::string::npos) return true;  // CUDAGuard, getCurrentCUDAStream, C10_CUDA_CHECK...
+    std::string lower;
+    for (char c : id.substr(0, 8)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* library : {"cublas", "cusparse", "cusolver", "curand", "cufft", "cudnn", "nvrtc"})
+      if (base::starts_with(lower, library)) return true;
+  }
+  return false;
+}
+
 LeanPlan screen_lean_headers(const std::string& source) {
   std::vector<std::string> includes;
   return screen(code_only(source), includes);
@@ -287,11 +302,15 @@ LeanPlan plan_lean_headers(const std::string& source, const std::vector<std::str
   for (const auto& id : identifiers(code))
     if (std::string op = op_of(in, id); !op.empty()) ops.insert(op);
   // What LibTorch's own headers call: those of ATen.h, of refinery's
-  // <torch/extension.h> and of the source's other includes.
+  // <torch/extension.h> (its CUDA helpers where the source names them) and of
+  // the source's other includes.
+  plan.cuda_helpers = names_cuda_helpers(code);
   std::set<std::string> visited;
-  for (const char* root : {"ATen/ATen.h", "ATen/cuda/CUDAContext.h", "c10/cuda/CUDAException.h",
-                           "c10/cuda/CUDAGuard.h", "c10/cuda/CUDAStream.h"})
-    ops_under(in, find_header(in.dirs, root), visited, ops);
+  std::vector<std::string> roots = {"ATen/ATen.h"};
+  if (plan.cuda_helpers)
+    roots.insert(roots.end(), {"ATen/cuda/CUDAContext.h", "c10/cuda/CUDAException.h", "c10/cuda/CUDAGuard.h",
+                               "c10/cuda/CUDAStream.h"});
+  for (const auto& root : roots) ops_under(in, find_header(in.dirs, root), visited, ops);
   for (const auto& inc : includes) ops_under(in, find_header(in.dirs, inc), visited, ops);
   plan.ops.assign(ops.begin(), ops.end());
 
@@ -309,6 +328,10 @@ LeanPlan plan_lean_headers(const std::string& source, const std::vector<std::str
                 {"torch/torch.h", torch_h},
                 {"torch/types.h", torch_h},
                 {"torch/all.h", torch_h}};
+  if (!plan.cuda_helpers)
+    plan.files.push_back({"refinery/cuda_helpers.h",
+                          "// refinery: the source names none of <torch/extension.h>'s CUDA helpers (see "
+                          "eval/lean_headers.h)\n#pragma once\n"});
   plan.use = true;
   return plan;
 }

@@ -15,7 +15,10 @@
 //     set), plus those the file's own inline functions call;
 //   - torch/torch.h: <ATen/ATen.h> and the `namespace torch { ... }` aliases
 //     and dtype constants, taken from the installed torch/types.h;
-//   - torch/types.h: the same.
+//   - torch/types.h: the same;
+//   - refinery/cuda_helpers.h, empty, where the source names none of the CUDA
+//     helpers (CUDAContext.h and cuBLAS's, cuSPARSE's and cuSOLVER's headers)
+//     that refinery's <torch/extension.h> otherwise includes.
 // refinery's <torch/extension.h> (compat_headers.h) includes <torch/torch.h>
 // and so gets the lean one.
 //
@@ -41,7 +44,20 @@ struct LeanPlan {
   std::string why_not;               // when !use and the source includes an umbrella header
   std::vector<std::string> ops;      // operators whose ATen/ops/<op>.h is kept, sorted
   std::vector<CompatHeader> files;   // to put first on the include path, when use
+  // Whether <torch/extension.h> brings its CUDA helpers (ATen/cuda/CUDAContext.h,
+  // with cuBLAS's, cuSPARSE's and cuSOLVER's headers; CUDAGuard, CUDAStream):
+  // only where the source names one of them (names_cuda_helpers).
+  bool cuda_helpers = true;
 };
+
+// Whether code (comments and literals taken out) names anything of the CUDA
+// helpers <torch/extension.h> includes: a name with CUDA in it (CUDAGuard,
+// getCurrentCUDAStream, C10_CUDA_KERNEL_LAUNCH_CHECK; not CHECK_CUDA or
+// nvcc's __CUDA_ARCH__), the cuda namespace of ATen or c10, or a CUDA
+// library's (cublas..., cusparse...). Where it names none the lean headers
+// leave them out; if it needed one after all, the lean compile fails and the
+// full headers decide, as for anything else.
+bool names_cuda_helpers(const std::string& code);
 
 // `torch_includes` are LibTorch's include folders (Toolchain::torch_includes).
 // Returns use == false with an empty why_not for a source that includes no

@@ -82,6 +82,27 @@ TEST_SUITE("eval::plan_lean_headers") {
     CHECK(torch_h.find("autograd") == std::string::npos);
   }
 
+  TEST_CASE("<torch/extension.h>'s CUDA helpers are left out where the source names none of them") {
+    FakeTorch t;
+    const std::string head = "#include <torch/extension.h>\n";
+    const std::string plain = head + "// CUDAGuard, getCurrentCUDAStream: mentioned only\n"
+                                     "#ifdef __CUDA_ARCH__\n#endif\n"
+                                     "torch::Tensor forward(torch::Tensor x) { CHECK_CUDA(x); cudaStream_t s = 0; "
+                                     "return torch::relu(x); }\n";
+    auto p = t.plan(plain);
+    REQUIRE(p.use);
+    CHECK_FALSE(p.cuda_helpers);
+    CHECK(file_of(p, "refinery/cuda_helpers.h").find("#pragma once") != std::string::npos);
+    for (const char* use : {"auto s = at::cuda::getCurrentCUDAStream();", "c10::cuda::CUDAGuard g(x.device());",
+                            "C10_CUDA_KERNEL_LAUNCH_CHECK();", "cublasHandle_t h;", "using namespace at::cuda;",
+                            "at::cuda::OptionalCUDAGuard g;", "cusparseHandle_t h;", "auto t = CUDA_R_32F;"}) {
+      auto q = t.plan(head + "void f(torch::Tensor x) { " + use + " }\n");
+      REQUIRE(q.use);
+      CHECK_MESSAGE(q.cuda_helpers, use);
+      CHECK_MESSAGE(file_of(q, "refinery/cuda_helpers.h").empty(), use);
+    }
+  }
+
   TEST_CASE("an _out or _symint form keeps its operator's header") {
     FakeTorch t;
     auto p = t.plan("#include <torch/torch.h>\nauto f(at::Tensor a, at::Tensor o) { return at::add_out(o, a, a); }\n");
