@@ -12,10 +12,11 @@
 #   profile    the CUPTI and ncu profile tests
 #   compile    compile_headers.sh (cold and cached compile per header)
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
-#   figures    eval_breakdown.sh and timing_floor.sh
+#   figures    eval_breakdown.sh and timing_floor.sh (breakdown, floor: one of them)
 #   watch      watch_cost.sh: the launch watch on and off, and the checks' wall time
 #   doctor     refinery doctor --backend cuda
-#   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md)
+#   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md;
+#              REFINERY_INTEGRITY_ONLY=word,... runs only the entries whose candidate path has one)
 #   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
 #              between spaces, IDs within a group between commas; default set:level1 set:level2
 #              set:level3); REFINERY_CHECK_FLAGS, e.g. --compat kernelbench; REFINERY_CHECK_TAG
@@ -100,14 +101,18 @@ for stage in "${stages[@]}"; do
       REFINERY_SPREAD_BACKEND=cuda REFINERY_SPREAD_SIZE=full timeout "$(left 200)" bench/spread.sh build-gpu 5 \
         > "$out/spread.log" 2>&1
       cat "$out/spread.log" ;;
-    figures)
-      step "eval_breakdown"
-      timeout "$(left 120)" bench/eval_breakdown.sh > "$out/breakdown.log" 2>&1
-      tail -22 "$out/breakdown.log"
-      step "timing_floor"
-      REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout "$(left 150)" \
-        bench/timing_floor.sh build-gpu 5 > "$out/floor.log" 2>&1
-      tail -10 "$out/floor.log" ;;
+    figures|breakdown|floor)
+      if [ "$stage" != floor ]; then
+        step "eval_breakdown"
+        timeout "$(left 220)" bench/eval_breakdown.sh > "$out/breakdown.log" 2>&1
+        tail -32 "$out/breakdown.log"
+      fi
+      if [ "$stage" != breakdown ]; then
+        step "timing_floor"
+        REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout "$(left 150)" \
+          bench/timing_floor.sh build-gpu 5 > "$out/floor.log" 2>&1
+        tail -10 "$out/floor.log"
+      fi ;;
     check)
       # One problems check per group (a word of REFINERY_CHECK_IDS, commas between its IDs),
       # each into its own JSON, so a cut-off call keeps the groups it finished.
