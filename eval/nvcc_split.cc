@@ -108,6 +108,11 @@ std::string fatbin_stand_in() {
   return learned_stand_in();
 }
 
+void set_fatbin_stand_in(const std::string& stand_in) {
+  std::lock_guard<std::mutex> lock(stand_in_mutex);
+  learned_stand_in() = stand_in;
+}
+
 bool fatbin_matches_stand_in(const std::string& real_fatbin_c, const std::string& stand_in) {
   const std::string rest = without_data(real_fatbin_c);
   return !rest.empty() && rest == stand_in;

@@ -61,6 +61,8 @@ using NvccSteps = std::vector<std::pair<std::string, double>>;
 // the device branch runs (what CUDA 13.0 writes, less the data), and whether
 // a real one matches it; exposed for tests.
 std::string fatbin_stand_in();
+// Replaces the stand-in until a real file is learnt (tests of the fall-back).
+void set_fatbin_stand_in(const std::string& stand_in);
 bool fatbin_matches_stand_in(const std::string& real_fatbin_c, const std::string& stand_in);
 // The data of a real fatbinary C file as a C file of its own whose
 // `fatbinData` the host object can link to; an Error when it has no data block.

@@ -10,6 +10,7 @@
 #include "base/sha256.h"
 #include "base/subprocess.h"
 #include "eval/compiler.h"
+#include "eval/nvcc_split.h"
 
 namespace fs = std::filesystem;
 
@@ -47,6 +48,41 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     REQUIRE(broken.ok());
     CHECK_FALSE(broken->ok);
     CHECK(broken->log.find("identifier \"undeclared\" is undefined") != std::string::npos);
+    fs::remove_all(cache);
+  }
+
+  TEST_CASE("a fatbinary unlike the stand-in: the host compile runs again on it, and the stand-in is learnt") {
+    eval::Toolchain toolchain = eval::build_toolchain();
+    auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-nvcc-cache");
+    base::SystemProcessRunner runner;
+    eval::CompileOptions options;
+    options.cache_dir = cache;
+    eval::CompileService service(toolchain, options, runner);
+    auto source = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/relu_cuda_correct.cu");
+    REQUIRE(source.ok());
+    const std::string shim = "\nextern \"C\" int refinery_probe() { return 0; }\n";
+    const std::string right = eval::fatbin_stand_in();
+    std::string wrong = right;
+    wrong.replace(wrong.find("0x466243b1, 1,"), 14, "0x466243b1, 9,");
+    eval::set_fatbin_stand_in(wrong);
+    auto again = service.compile({eval::Backend::cuda, false, *source, shim, "candidate"});
+    REQUIRE(again.ok());
+    CHECK_MESSAGE(again->ok, again->log);
+    std::vector<std::string> steps;
+    for (const auto& [name, seconds] : again->steps) steps.push_back(name);
+    CHECK(steps == std::vector<std::string>{"plan", "host front end", "device", "host compile", "host compile again", "link"});
+    // The library holds the device code once, registered by the real file's wrapper (version 1).
+    auto lib = base::read_file(again->library_path);
+    REQUIRE(lib.ok());
+    CHECK(lib->find("relu_vec4") != std::string::npos);
+    CHECK(eval::fatbin_stand_in() == right);  // learnt from the real file
+    // The next compile (another source: no cache hit) goes beside again, with no second host compile.
+    auto next = service.compile({eval::Backend::cuda, false, *source + "\n// another\n", shim, "candidate"});
+    REQUIRE(next.ok());
+    CHECK_MESSAGE(next->ok, next->log);
+    steps.clear();
+    for (const auto& [name, seconds] : next->steps) steps.push_back(name);
+    CHECK(steps == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
     fs::remove_all(cache);
   }
 }
