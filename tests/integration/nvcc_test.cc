@@ -14,75 +14,83 @@
 
 namespace fs = std::filesystem;
 
+namespace {
+// A compile service on a fresh cache with this build's toolchain, and the
+// honest ReLU candidate's source.
+struct RealNvcc {
+  ~RealNvcc() { fs::remove_all(cache); }
+  // In this order: the service is made with the options, which name the cache.
+  std::string cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-nvcc-cache");
+  eval::Toolchain toolchain = eval::build_toolchain();
+  base::SystemProcessRunner runner;
+  eval::CompileOptions options = [this] {
+    eval::CompileOptions o;
+    o.cache_dir = cache;
+    return o;
+  }();
+  eval::CompileService service{toolchain, options, runner};
+  std::string source = [] {
+    auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/relu_cuda_correct.cu");
+    REQUIRE(text.ok());
+    return *text;
+  }();
+};
+
+std::vector<std::string> step_names(const eval::CompiledLibrary& c) {
+  std::vector<std::string> names;
+  for (const auto& [name, seconds] : c.steps) names.push_back(name);
+  return names;
+}
+}  // namespace
+
 TEST_SUITE("eval::CompileService with the real nvcc") {
   TEST_CASE("compiles a cuda candidate without a GPU, and reports nvcc's errors") {
-    eval::Toolchain toolchain = eval::build_toolchain();
-    auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-nvcc-cache");
-    base::SystemProcessRunner runner;
-    eval::CompileOptions options;
-    options.cache_dir = cache;
-    eval::CompileService service(toolchain, options, runner);
-    auto source = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/relu_cuda_correct.cu");
-    REQUIRE(source.ok());
+    RealNvcc t;
     // The shim's forward() call is what the real one makes: a cuda candidate links as a whole.
     std::string shim = "\n#include <vector>\nextern \"C\" int refinery_probe(const void* in) {\n"
                        "  forward((*static_cast<const std::vector<at::Tensor>*>(in))[0]);\n  return 0;\n}\n";
-    auto ok = service.compile({eval::Backend::cuda, false, *source, shim, "candidate"});
+    auto ok = t.service.compile({eval::Backend::cuda, false, t.source, shim, "candidate"});
     REQUIRE(ok.ok());
     CHECK_MESSAGE(ok->ok, ok->log);
     CHECK(ok->command.find("-gencode=arch=compute_90a,code=sm_90a") != std::string::npos);
     CHECK(ok->headers.empty());  // ATen/core/Tensor.h: nothing to make lean
-    std::vector<std::string> steps;
-    for (const auto& [name, seconds] : ok->steps) steps.push_back(name);
     // The host compile ran beside the device branch, on the stand-in for the fatbinary.
-    CHECK(steps == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
+    CHECK(step_names(*ok) == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
     // The same kernel under <torch/extension.h> compiles against the lean headers.
-    std::string body = *source;
+    std::string body = t.source;
     body.replace(body.find("#include <ATen/core/Tensor.h>"), 29, "#include <torch/extension.h>");
-    auto lean = service.compile({eval::Backend::cuda, false, body, shim, "candidate"});
+    auto lean = t.service.compile({eval::Backend::cuda, false, body, shim, "candidate"});
     REQUIRE(lean.ok());
     CHECK_MESSAGE(lean->ok, lean->log);
     CHECK(lean->headers == "lean");
-    auto broken = service.compile({eval::Backend::cuda, false, *source + "\n__global__ void k() { undeclared(); }\n",
+    auto broken = t.service.compile({eval::Backend::cuda, false, t.source + "\n__global__ void k() { undeclared(); }\n",
                                    shim, "candidate"});
     REQUIRE(broken.ok());
     CHECK_FALSE(broken->ok);
     CHECK(broken->log.find("identifier \"undeclared\" is undefined") != std::string::npos);
-    fs::remove_all(cache);
   }
 
   TEST_CASE("a fatbinary unlike the stand-in: the host compile runs again on it, and the stand-in is learnt") {
-    eval::Toolchain toolchain = eval::build_toolchain();
-    auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-nvcc-cache");
-    base::SystemProcessRunner runner;
-    eval::CompileOptions options;
-    options.cache_dir = cache;
-    eval::CompileService service(toolchain, options, runner);
-    auto source = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/relu_cuda_correct.cu");
-    REQUIRE(source.ok());
+    RealNvcc t;
     const std::string shim = "\nextern \"C\" int refinery_probe() { return 0; }\n";
     const std::string right = eval::fatbin_stand_in();
     std::string wrong = right;
     wrong.replace(wrong.find("0x466243b1, 1,"), 14, "0x466243b1, 9,");
     eval::set_fatbin_stand_in(wrong);
-    auto again = service.compile({eval::Backend::cuda, false, *source, shim, "candidate"});
+    auto again = t.service.compile({eval::Backend::cuda, false, t.source, shim, "candidate"});
     REQUIRE(again.ok());
     CHECK_MESSAGE(again->ok, again->log);
-    std::vector<std::string> steps;
-    for (const auto& [name, seconds] : again->steps) steps.push_back(name);
-    CHECK(steps == std::vector<std::string>{"plan", "host front end", "device", "host compile", "host compile again", "link"});
+    CHECK(step_names(*again) ==
+          std::vector<std::string>{"plan", "host front end", "device", "host compile", "host compile again", "link"});
     // The library holds the device code once, registered by the real file's wrapper (version 1).
     auto lib = base::read_file(again->library_path);
     REQUIRE(lib.ok());
     CHECK(lib->find("relu_vec4") != std::string::npos);
     CHECK(eval::fatbin_stand_in() == right);  // learnt from the real file
     // The next compile (another source: no cache hit) goes beside again, with no second host compile.
-    auto next = service.compile({eval::Backend::cuda, false, *source + "\n// another\n", shim, "candidate"});
+    auto next = t.service.compile({eval::Backend::cuda, false, t.source + "\n// another\n", shim, "candidate"});
     REQUIRE(next.ok());
     CHECK_MESSAGE(next->ok, next->log);
-    steps.clear();
-    for (const auto& [name, seconds] : next->steps) steps.push_back(name);
-    CHECK(steps == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
-    fs::remove_all(cache);
+    CHECK(step_names(*next) == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
   }
 }
