@@ -2,8 +2,6 @@
 
 #include <cctype>
 #include <future>
-#include <mutex>
-#include <optional>
 #include <regex>
 
 #include "base/fs.h"
@@ -41,91 +39,7 @@ base::SpawnOptions shell(const base::SpawnOptions& like, const NvccPlan& plan,
   return o;
 }
 
-// The real fatbinary C file's data block: the lines from `asm(` to the `");`
-// that closes it, as [begin, end).
-std::optional<std::pair<size_t, size_t>> data_block(const std::string& f) {
-  size_t begin = f.rfind("asm(\n", 0) == 0 ? 0 : f.find("\nasm(\n");
-  if (begin == std::string::npos) return std::nullopt;
-  if (begin != 0) ++begin;
-  size_t end = f.find("\");\n", begin);
-  if (end == std::string::npos) return std::nullopt;
-  return std::pair{begin, end + 4};
-}
-
-// What CUDA 13.0's fatbinary writes around its data, the size of the data
-// left out (`fatbinData[]`): the stand-in until a real file says otherwise.
-constexpr const char* kStandIn13 = R"(#ifndef __SKIP_INTERNAL_FATBINARY_HEADERS
-#include "fatbinary_section.h"
-#endif
-#define __CUDAFATBINSECTION  ".nvFatBinSegment"
-#define __CUDAFATBINDATASECTION  ".nv_fatbin"
-#ifdef __cplusplus
-extern "C" {
-#endif
-extern const unsigned long long fatbinData[];
-#ifdef __cplusplus
-}
-#endif
-#ifdef __cplusplus
-extern "C" {
-#endif
-static const __fatBinC_Wrapper_t __fatDeviceText __attribute__ ((aligned (8))) __attribute__ ((section (__CUDAFATBINSECTION)))= 
-	{ 0x466243b1, 1, fatbinData, 0 };
-#ifdef __cplusplus
-}
-#endif
-)";
-
-// The real file less its data block, with the data's size left out; empty
-// when it has no data block.
-std::string without_data(const std::string& real) {
-  auto block = data_block(real);
-  if (!block) return "";
-  static const std::regex sized(R"(fatbinData\[\d+\])");
-  return std::regex_replace(real.substr(0, block->first) + real.substr(block->second), sized, "fatbinData[]");
-}
-
-std::mutex stand_in_mutex;
-std::string& learned_stand_in() {
-  static std::string s = kStandIn13;
-  return s;
-}
-
-// `-o "PATH"` or `-o PATH` of a command.
-std::string output_of(const std::string& command) {
-  static const std::regex out(R"re( -o (?:"([^"]+)"|(\S+)))re");
-  std::smatch m;
-  if (!std::regex_search(command, m, out)) return "";
-  return m[1].matched ? m[1].str() : m[2].str();
-}
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
 }  // namespace
-
-std::string fatbin_stand_in() {
-  std::lock_guard<std::mutex> lock(stand_in_mutex);
-  return learned_stand_in();
-}
-
-void set_fatbin_stand_in(const std::string& stand_in) {
-  std::lock_guard<std::mutex> lock(stand_in_mutex);
-  learned_stand_in() = stand_in;
-}
-
-bool fatbin_matches_stand_in(const std::string& real_fatbin_c, const std::string& stand_in) {
-  const std::string rest = without_data(real_fatbin_c);
-  return !rest.empty() && rest == stand_in;
-}
-
-Result<std::string> fatbin_data_source(const std::string& real_fatbin_c) {
-  auto block = data_block(real_fatbin_c);
-  if (!block) return Error{"the fatbinary's C file has no asm(...) data block"};
-  // A symbol of its own file, as nvcc makes it, but seen by the host object
-  // it is joined to; hidden, so that it stays inside the candidate's library.
-  return std::string("asm(\".globl fatbinData\\n.hidden fatbinData\\n\");\n") +
-         real_fatbin_c.substr(block->first, block->second - block->first);
-}
 
 Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::string& salt) {
   static const std::regex assignment(R"(^[A-Za-z_][A-Za-z0-9_]*=)");
@@ -167,25 +81,6 @@ Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::st
   }
   if (plan.module_id_path.empty() || plan.rest.empty())
     return Error{"nvcc's plan has no cudafe++ step that writes the module id"};
-  // The host compile of cudafe++'s output, to run beside the device branch.
-  static const std::regex embedded(R"re(--embedded-fatbin="([^"]+)")re");
-  std::smatch fm;
-  if (std::regex_search(plan.device.back(), fm, embedded)) {
-    for (size_t i = 0; i < plan.rest.size(); ++i) {
-      const std::string& c = plan.rest[i];
-      if (c.find(" -c ") == std::string::npos || c.find(".cudafe1.cpp") == std::string::npos) continue;
-      std::string object = output_of(c);
-      if (object.empty()) break;
-      plan.fatbin_c = fm[1];
-      plan.host_compile = c;
-      plan.host_object = object;
-      plan.rest.erase(plan.rest.begin() + static_cast<std::ptrdiff_t>(i));
-      // The device branch writes the real file beside the stand-in.
-      std::string& fatbinary = plan.device.back();
-      fatbinary.replace(fm.position(1), fm.length(1), plan.fatbin_c + ".device.c");
-      break;
-    }
-  }
   return plan;
 }
 
@@ -204,87 +99,25 @@ Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const ba
     return whole;
   }
   steps->emplace_back("plan", planned.wall_seconds);
-  const bool beside = !plan->host_compile.empty();
-  std::string stand_in;
-  if (beside) {
-    stand_in = fatbin_stand_in();
-    if (!base::write_file(plan->fatbin_c, stand_in).ok()) return Error{"cannot write " + plan->fatbin_c};
-  }
 
-  // The host front end, then (beside) the host compile on the stand-in.
-  struct {
-    Result<base::ProcessResult> front{Error{"not run"}};
-    std::optional<Result<base::ProcessResult>> compile;
-  } host;
   auto device_future = std::async(std::launch::async, [&] { return runner.run(shell(nvcc, *plan, plan->device)); });
-  host.front = runner.run(shell(nvcc, *plan, plan->host));
-  if (beside && host.front && host.front->exited_ok()) host.compile = runner.run(shell(nvcc, *plan, {plan->host_compile}));
+  auto host = runner.run(shell(nvcc, *plan, plan->host));
   auto device = device_future.get();
-  if (!host.front) return host.front.error();
+  if (!host) return host.error();
   if (!device) return device.error();
-  steps->emplace_back("host front end", host.front->wall_seconds);
+  steps->emplace_back("host front end", host->wall_seconds);
   steps->emplace_back("device", device->wall_seconds);
-  // As nvcc would report it: the host front end's diagnostics, the device
-  // branch's, then the host compile's.
-  if (!host.front->exited_ok()) return host.front;
+  // As nvcc would report it: the host front end's diagnostics first.
+  if (!host->exited_ok()) return host;
   if (!device->exited_ok()) {
-    device->err = host.front->err + device->err;
+    device->err = host->err + device->err;
     return device;
   }
-  std::string out = host.front->out + device->out, err = host.front->err + device->err;
-  double critical = std::max(host.front->wall_seconds, device->wall_seconds);
-  std::vector<std::string> after = plan->rest;
-  if (beside) {
-    if (!*host.compile) return host.compile->error();
-    auto real = base::read_file(plan->fatbin_c + ".device.c");
-    if (!real) return real.error();
-    steps->emplace_back("host compile", (*host.compile)->wall_seconds);
-    critical = std::max(host.front->wall_seconds + (*host.compile)->wall_seconds, device->wall_seconds);
-    out += (*host.compile)->out;
-    err += (*host.compile)->err;
-    if (!fatbin_matches_stand_in(*real, stand_in)) {
-      // Another fatbinary than the stand-in (learnt for the next compile):
-      // the host compile again, as nvcc runs it, on the real file.
-      if (std::string learnt = without_data(*real); !learnt.empty()) {
-        std::lock_guard<std::mutex> lock(stand_in_mutex);
-        learned_stand_in() = learnt;
-      }
-      if (!base::write_file(plan->fatbin_c, *real).ok()) return Error{"cannot write " + plan->fatbin_c};
-      TRY_ASSIGN(base::ProcessResult again, runner.run(shell(nvcc, *plan, {plan->host_compile})));
-      steps->emplace_back("host compile again", again.wall_seconds);
-      critical += again.wall_seconds;
-      out = host.front->out + device->out + again.out;
-      err = host.front->err + device->err + again.err;
-      if (!again.exited_ok()) {
-        again.out = out;
-        again.err = err;
-        again.wall_seconds = critical + planned.wall_seconds;
-        return again;
-      }
-    } else if (!(*host.compile)->exited_ok()) {
-      base::ProcessResult failed = std::move(**host.compile);
-      failed.out = out;
-      failed.err = err;
-      failed.wall_seconds = critical + planned.wall_seconds;
-      return failed;
-    } else {
-      // The data, assembled on its own and joined to the host object.
-      TRY_ASSIGN(std::string data, fatbin_data_source(*real));
-      const std::string data_c = plan->fatbin_c + ".data.c", data_o = plan->fatbin_c + ".data.o";
-      if (!base::write_file(data_c, data).ok()) return Error{"cannot write " + data_c};
-      const std::string cc = plan->host_compile.substr(0, plan->host_compile.find(' '));
-      const std::string joined = plan->host_object + ".joined.o";
-      after.insert(after.begin(), {cc + " -c -x c -fPIC " + quoted(data_c) + " -o " + quoted(data_o),
-                                   cc + " -r -nostdlib -o " + quoted(joined) + " " + quoted(plan->host_object) + " " +
-                                       quoted(data_o),
-                                   "mv -f " + quoted(joined) + " " + quoted(plan->host_object)});
-    }
-  }
-  TRY_ASSIGN(base::ProcessResult rest, runner.run(shell(nvcc, *plan, after)));
-  steps->emplace_back(beside ? "link" : "host compile and link", rest.wall_seconds);
-  rest.out = out + rest.out;
-  rest.err = err + rest.err;
-  rest.wall_seconds += critical + planned.wall_seconds;
+  TRY_ASSIGN(base::ProcessResult rest, runner.run(shell(nvcc, *plan, plan->rest)));
+  steps->emplace_back("host compile and link", rest.wall_seconds);
+  rest.out = host->out + device->out + rest.out;
+  rest.err = host->err + device->err + rest.err;
+  rest.wall_seconds += std::max(host->wall_seconds, device->wall_seconds) + planned.wall_seconds;
   return rest;
 }
 

@@ -10,7 +10,6 @@
 #include "base/sha256.h"
 #include "base/subprocess.h"
 #include "eval/compiler.h"
-#include "eval/nvcc_split.h"
 
 namespace fs = std::filesystem;
 
@@ -54,8 +53,7 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     CHECK_MESSAGE(ok->ok, ok->log);
     CHECK(ok->command.find("-gencode=arch=compute_90a,code=sm_90a") != std::string::npos);
     CHECK(ok->headers.empty());  // ATen/core/Tensor.h: nothing to make lean
-    // The host compile ran beside the device branch, on the stand-in for the fatbinary.
-    CHECK(step_names(*ok) == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
+    CHECK(step_names(*ok) == std::vector<std::string>{"plan", "host front end", "device", "host compile and link"});
     // The same kernel under <torch/extension.h> compiles against the lean headers.
     std::string body = t.source;
     body.replace(body.find("#include <ATen/core/Tensor.h>"), 29, "#include <torch/extension.h>");
@@ -68,29 +66,5 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     REQUIRE(broken.ok());
     CHECK_FALSE(broken->ok);
     CHECK(broken->log.find("identifier \"undeclared\" is undefined") != std::string::npos);
-  }
-
-  TEST_CASE("a fatbinary unlike the stand-in: the host compile runs again on it, and the stand-in is learnt") {
-    RealNvcc t;
-    const std::string shim = "\nextern \"C\" int refinery_probe() { return 0; }\n";
-    const std::string right = eval::fatbin_stand_in();
-    std::string wrong = right;
-    wrong.replace(wrong.find("0x466243b1, 1,"), 14, "0x466243b1, 9,");
-    eval::set_fatbin_stand_in(wrong);
-    auto again = t.service.compile({eval::Backend::cuda, false, t.source, shim, "candidate"});
-    REQUIRE(again.ok());
-    CHECK_MESSAGE(again->ok, again->log);
-    CHECK(step_names(*again) ==
-          std::vector<std::string>{"plan", "host front end", "device", "host compile", "host compile again", "link"});
-    // The library holds the device code once, registered by the real file's wrapper (version 1).
-    auto lib = base::read_file(again->library_path);
-    REQUIRE(lib.ok());
-    CHECK(lib->find("relu_vec4") != std::string::npos);
-    CHECK(eval::fatbin_stand_in() == right);  // learnt from the real file
-    // The next compile (another source: no cache hit) goes beside again, with no second host compile.
-    auto next = t.service.compile({eval::Backend::cuda, false, t.source + "\n// another\n", shim, "candidate"});
-    REQUIRE(next.ok());
-    CHECK_MESSAGE(next->ok, next->log);
-    CHECK(step_names(*next) == std::vector<std::string>{"plan", "host front end", "device", "host compile", "link"});
   }
 }
