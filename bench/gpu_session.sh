@@ -77,7 +77,7 @@ for stage in "${stages[@]}"; do
       gpu_tests gpu_attacks.log 300 'attacks*' ;;
     tests)
       step "tests/gpu: eval and profile"
-      gpu_tests gpu_tests.log 200 'eval end to end*,*profil*' ;;
+      gpu_tests gpu_tests.log 280 'eval end to end*,*profil*' ;;
     published)
       step "tests/gpu: published kernels"
       gpu_tests gpu_published.log 280 'published*' ;;
@@ -110,9 +110,9 @@ for stage in "${stages[@]}"; do
       fi
       if [ "$stage" != breakdown ]; then
         step "timing_floor"
-        REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout "$(left 150)" \
+        REFINERY_FLOOR_SIZES="${REFINERY_FLOOR_SIZES:-18 20 22 24 26 28 30}" timeout "$(left "${REFINERY_FLOOR_CAP:-150}")" \
           bench/timing_floor.sh build-gpu 5 > "$out/floor.log" 2>&1
-        tail -10 "$out/floor.log"
+        tail -40 "$out/floor.log"
       fi ;;
     check)
       # One problems check per group (a word of REFINERY_CHECK_IDS, commas between its IDs),

@@ -25,7 +25,7 @@ for log2 in ${REFINERY_FLOOR_SIZES:-14 16 18 20 22 24 26 28 30}; do
       -e "s/full: {B: 4096, D: 393216}/full: {B: 1024, D: ${d}}/" problems/level1/19_*/spec.yaml > "$dir/spec.yaml"
   for i in $(seq "$repeats"); do
     "$bin/refinery" eval --problems "$work/problems" --problem "level4/${log2}" --candidate "$cand" \
-      --backend cuda --size full --json --cache-dir "$work/cache" > "$work/out.json"
+      --backend cuda --size full --json --timing-trace --cache-dir "$work/cache" > "$work/out.json"
     python3 -c "import json,sys; j=json.load(open('$work/out.json')); j['log2']=$log2; print(json.dumps(j))" >> "$results"
   done
   python3 -c "
@@ -56,6 +56,24 @@ for log2 in sorted({r["log2"] for r in rows}):
         statistics.median(x["judge_overhead_ms"] for x in t),
         statistics.mean(x["floored_calls"] / max(1, x["candidate"]["trials"]) for x in t) * 100,
         statistics.median(x.get("batch_calls", 1) for x in t), med, 100 * max(abs(s - med) for s in sp) / med))
+# Where the bound's floor comes from (timing.trace): per window, what the
+# judge's clock saw beyond the calls, for the reference (its own events) and
+# the candidate (the runner's claims), against the window cost calibrated on
+# the runner's stand-in before the candidate loaded, and that calibration's noise.
+print()
+print("%6s %6s %11s %11s %11s %9s %9s %9s" % ("elems", "batch", "cand_extra", "calibrated", "excess", "noise", "slack", "ref_extra"))
+for log2 in sorted({r["log2"] for r in rows}):
+    for r in rows:
+        if r["log2"] != log2 or r["status"] != "correct" or "trace" not in r["timing"]:
+            continue
+        tr = r["timing"]["trace"]
+        extra = statistics.median(w - c for w, c in zip(tr["candidate_windows_ms"], tr["candidate_claims_ms"]))
+        ref_extra = statistics.median(w - c for w, c in zip(tr["reference_windows_ms"], tr["reference_calls_ms"]))
+        cal = tr["calibration"]
+        print("2^%-4d %6d %11.4f %11.4f %11.4f %9.4f %9.4f %9.4f" % (log2, tr["batch_calls"], extra, tr["window_cost_ms"],
+              extra - tr["window_cost_ms"], cal["noise_ms"], tr["slack_ms"], ref_extra))
+print("(per window, ms: cand_extra = window - claims, median; calibrated = the cost the bound took off;")
+print(" excess = their difference (above the slack, calls are floored); ref_extra = the judge's own window - calls)")
 print("(overhead: the judge's per call; floored: % of the candidate's timed calls where the judge's clock was")
 print(" above the runner's claim; batch: calls per window, each on inputs of its own)")
 PY

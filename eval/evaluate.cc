@@ -126,6 +126,11 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   job.candidate_digest = candidate.digest;
   job.allow_untrusted = settings.allow_untrusted;
   job.launch_watch = settings.launch_watch;
+  // Before the compat mode's changes below: assigned after them (until
+  // 2026-12-06), it undid `flush_cache = false`, and --compat kernelbench
+  // flushed the L2 before every call as refinery's own mode does.
+  job.timing = settings.timing;
+  job.timing.trace = settings.timing_trace;
   job.inputs = inputs;
   if (settings.mode == Mode::kernelbench) {
     kernelbench_draws(job.inputs);
@@ -138,7 +143,6 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   seeds.pop_back();
   job.correctness_seeds = seeds;
   job.tolerance = effective_tolerance(problem, settings);
-  job.timing = settings.timing;
   if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
   // One worker at a time on each device where timings or a GPU are shared
   // (eval/device_pool.h); correctness-only checks on the cpu backend run side

@@ -74,6 +74,8 @@ struct EvalSettings {
   LibraryOnly library_only = LibraryOnly::correct;
   // cuda: the runner's launch watch (Outcome::kernels); off only to measure what it costs.
   bool launch_watch = true;
+  // Every timed window in the result (Timing::trace), for auditing the judge's bound.
+  bool timing_trace = false;
 };
 
 // KernelBench v0.1's draws, in place: torch.rand (U[0,1)) for every floating

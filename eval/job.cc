@@ -50,7 +50,8 @@ json to_json(const WorkerJob& job) {
             {"max_trials", job.timing.max_trials},
             {"target_seconds", job.timing.target_seconds},
             {"flush_cache", job.timing.flush_cache},
-            {"batch_ms", job.timing.batch_ms}}},
+            {"batch_ms", job.timing.batch_ms},
+            {"trace", job.timing.trace}}},
           {"profile", {{"tool", job.profile.tool}, {"metrics", job.profile.metrics}}},
           {"result_path", job.result_path},
           {"progress_path", job.progress_path}};
@@ -114,6 +115,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.timing.target_seconds = t.at("target_seconds").get<double>();
     job.timing.flush_cache = t.at("flush_cache").get<bool>();
     job.timing.batch_ms = t.value("batch_ms", 2.0);
+    job.timing.trace = t.value("trace", false);
     if (j.contains("profile")) {
       job.profile.tool = j["profile"].value("tool", "");
       job.profile.metrics = j["profile"].value("metrics", std::vector<std::string>{});

@@ -30,6 +30,7 @@ struct TimingOptions {
   // A trial's calls run back to back, each on inputs of its own, until one
   // window holds about this much: the judge's fixed cost per window is shared.
   double batch_ms = 2.0;
+  bool trace = false;  // the result's timing.trace: every window as the judge saw it
 };
 
 // The profiling phase (cuda only, after timing, for a correct candidate):

@@ -40,6 +40,7 @@ constexpr size_t kMaxFirstMismatches = 64;     // per trial record
 constexpr size_t kMaxRank = 64;                // dimensions of a mismatch's index
 constexpr size_t kMaxOutputs = 1024;           // output shapes
 constexpr size_t kMaxMembers = 256;            // members of versions and phases_ms
+constexpr size_t kMaxTraceBytes = 4 << 20;     // timing.trace, as JSON text
 constexpr size_t kMaxName = 128;               // bytes of a member name there
 constexpr int64_t kMaxTimedTrials = 10000000;
 constexpr double kMaxMs = 1e9;                 // about 11 days
@@ -229,6 +230,12 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "claimed_median_ms")) TRY(as_amount(*v, "timing.claimed_median_ms", kMaxMs, t.claimed_median_ms));
   if (auto* v = member(j, "judge_overhead_ms")) TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
   if (auto* v = member(j, "judge_slack_ms")) TRY(as_amount(*v, "timing.judge_slack_ms", kMaxMs, t.judge_slack_ms));
+  if (auto* v = member(j, "floor_median_ms")) TRY(as_amount(*v, "timing.floor_median_ms", kMaxMs, t.floor_median_ms));
+  if (auto* v = member(j, "trace")) {
+    TRY(as_object(*v, "timing.trace"));
+    if (v->dump().size() > kMaxTraceBytes) return malformed("timing.trace", "is larger than " + std::to_string(kMaxTraceBytes) + " bytes");
+    t.trace = *v;
+  }
   if (auto* v = member(j, "contradicted")) TRY(as_integer(*v, "timing.contradicted", 0, 2, t.contradicted));
   if (auto* v = member(j, "floored_calls")) TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
   if (auto* v = member(j, "checked_calls")) TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
@@ -340,6 +347,7 @@ json to_json(const Outcome& o) {
                    {"claimed_median_ms", o.timing->claimed_median_ms},
                    {"judge_overhead_ms", o.timing->judge_overhead_ms},
                    {"judge_slack_ms", o.timing->judge_slack_ms},
+                   {"floor_median_ms", o.timing->floor_median_ms},
                    {"contradicted", o.timing->contradicted},
                    {"floored_calls", o.timing->floored_calls},
                    {"checked_calls", o.timing->checked_calls},
@@ -347,6 +355,7 @@ json to_json(const Outcome& o) {
                    {"uncertainty", o.timing->uncertainty()},
                    {"measurements", o.timing->measurements},
                    {"unstable", o.timing->unstable}};
+    if (!o.timing->trace.is_null()) j["timing"]["trace"] = o.timing->trace;
   }
   j["output_shapes"] = o.output_shapes;
   if (o.signal) j["signal"] = o.signal;

@@ -89,6 +89,12 @@ struct Timing {
   // claims within it of the judge's floors stand, so a runner could shade
   // its claims by up to this unseen. The bound's resolution.
   double judge_slack_ms = 0;
+  // The median of the judge's floors, per call: what its clock alone says a
+  // call took (its window less the window's cost, shared by the calls).
+  double floor_median_ms = 0;
+  // Only when the job asked for it (refinery eval --timing-trace): every
+  // window as the judge saw it, for auditing the bound (docs/judge-and-runner.md).
+  nlohmann::json trace;
   // A timing whose windows contradict the claims is measured again, on other
   // inputs, up to three timings in all, before the candidate is `rejected`:
   // how many timings before this one were contradicted (0 to 2).

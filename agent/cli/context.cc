@@ -19,6 +19,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"timing-trials", true, "most timed trials of each side (default 100)"},
       {"no-timing", false, "check correctness only"},
       {"no-launch-watch", false, "cuda: no launch watch, so no kernel evidence and no library-only verdict (to measure what it costs)"},
+      {"timing-trace", false, "add every timed window as the judge saw it to the result (timing.trace)"},
       {"seed", true, "master seed for the hidden input seeds (default: random)"},
       {"threads", true, "cpu backend: threads for reference and candidate (default: all)"},
       {"cuda-arch", true, "nvcc target, e.g. 90a (default: the GPU's, else 90a)"},
@@ -72,6 +73,7 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   o.remeasure = static_cast<int>(remeasure);
   o.timing = !args.has("no-timing");
   o.launch_watch = !args.has("no-launch-watch");
+  o.timing_trace = args.has("timing-trace");
   o.cuda_arch = args.get("cuda-arch");
   o.cache_dir = args.get("cache-dir");
   o.problems_dir = args.get("problems");
@@ -168,6 +170,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.quarantine_speedup = options.quarantine_speedup;
   s.library_only = options.library_only;
   s.launch_watch = options.launch_watch;
+  s.timing_trace = options.timing_trace;
   s.secrets = base::secrets_from_environment(eval::current_environment(), {});
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;

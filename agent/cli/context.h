@@ -50,6 +50,7 @@ struct EvalOptions {
   double quarantine_speedup = 20;        // --quarantine-speedup, eval.quarantine_speedup; 0: no factor
   eval::LibraryOnly library_only = eval::LibraryOnly::correct;  // --library-only, eval.library_only
   bool launch_watch = true;              // --no-launch-watch
+  bool timing_trace = false;             // --timing-trace
   std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
   int runners = 1;                       // cpu: evaluations run (and timed) at once
 };

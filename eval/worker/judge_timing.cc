@@ -51,6 +51,8 @@ std::optional<Outcome> Judge::measure_window_cost() {
     }
   }
   window_cost_ = fit_window_cost(one, many, places);
+  window_cost_one_ = one;
+  window_cost_many_ = many;
   return std::nullopt;
 }
 
@@ -249,6 +251,37 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   t.claimed_median_ms = bound.median_claim;
   t.judge_overhead_ms = bound.overhead_ms / batch;
   t.judge_slack_ms = bound.slack_ms / batch;
+  t.floor_median_ms = bound.median_floor;
+  if (opt.trace) {
+    // Per trial, in the order measured: each side's window on the judge's
+    // clock and the sum of its calls' times (the reference's own events, the
+    // runner's claims), then what the bound took off a candidate window.
+    std::vector<double> ref_sums, claim_sums;
+    for (size_t w = 0; w < ref_windows.size(); ++w) {
+      double sum = 0;
+      for (int k = 0; k < batch && w * batch + k < ref_series.size(); ++k) sum += ref_series[w * batch + k];
+      ref_sums.push_back(sum);
+    }
+    for (size_t w = 0; w < cand_windows.size(); ++w) {
+      double sum = 0;
+      for (int k = 0; k < batch && w * batch + k < claimed.size(); ++k) sum += claimed[w * batch + k];
+      claim_sums.push_back(sum);
+    }
+    t.trace = {{"batch_calls", batch},
+               {"reference_windows_ms", ref_windows},
+               {"reference_calls_ms", ref_sums},
+               {"candidate_windows_ms", cand_windows},
+               {"candidate_claims_ms", claim_sums},
+               {"judge_gap_ms", judge_cost},
+               {"window_cost_ms", bound.overhead_ms},
+               {"slack_ms", bound.slack_ms},
+               {"calibration", {{"one_call_ms", window_cost_one_},
+                                {"many_calls_ms", window_cost_many_},
+                                {"many_calls", static_cast<int>(in_views_.size())},
+                                {"fit_one_ms", window_cost_.one_ms},
+                                {"fit_per_call_ms", window_cost_.per_call_ms},
+                                {"noise_ms", window_cost_.noise_ms}}}};
+  }
   t.contradicted = pass;
   t.floored_calls = bound.floored;
   t.checked_calls = checked;

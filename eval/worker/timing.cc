@@ -29,17 +29,16 @@ WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const st
   if (many > 1 && !many_call_windows.empty())
     c.per_call_ms = std::max(0.0, (median(many_call_windows) - c.one_ms) / static_cast<double>(many - 1));
   // How far each series strayed (highest less lowest), the larger of the
-  // two, and never more than 5% of a one-call window's cost. Measured on the
-  // H200 at full size (level1/19): the window cost 3.2 ms and strayed by
-  // 0.34-0.41 ms idle; a window ran about 0.1 ms over its calibrated cost,
-  // which raised every honest call by 3-4% when the slack was narrower
-  // (second lowest to second highest: 0.02-0.04 ms); under load the range
-  // reached 18 ms, which the cap keeps from loosening the bound.
+  // two. Measured on the H200 at full size (level1/19): the window cost 3.2
+  // ms and strayed by 0.34-0.41 ms idle; a window ran about 0.1 ms over its
+  // calibrated cost, which raised every honest call by 3-4% when the slack
+  // was narrower (second lowest to second highest: 0.02-0.04 ms); under load
+  // the range reached 18 ms, which the cap (WindowCost::slack_at) keeps from
+  // loosening the bound.
   auto range = [](const std::vector<double>& v) {
     return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end());
   };
-  const double spread = std::max(range(one_call_windows), many > 1 ? range(many_call_windows) : 0.0);
-  c.slack_ms = std::min(spread, 0.05 * c.one_ms);
+  c.noise_ms = std::max(range(one_call_windows), many > 1 ? range(many_call_windows) : 0.0);
   return c;
 }
 
@@ -47,7 +46,7 @@ Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>
                    const WindowCost& cost, Backend backend, double at_least_ms) {
   Bound b;
   if (batch < 1) batch = 1;
-  b.slack_ms = cost.slack_ms;
+  b.slack_ms = cost.slack_at(batch);
   b.overhead_ms = std::max(cost.at(batch), at_least_ms);
   std::vector<double> floors, per_window;
   for (size_t i = 0; i < claimed.size(); ++i) {
@@ -59,7 +58,7 @@ Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>
   // Claims whose median lies within the calibration's slack of the floors'
   // median stand as claimed: the windows' noise must not raise an honest
   // call. Beyond it, every call is charged at least its window's floor.
-  const bool within_slack = median(floors) - median(claimed) <= cost.slack_ms / batch;
+  const bool within_slack = median(floors) - median(claimed) <= b.slack_ms / batch;
   for (size_t i = 0; i < claimed.size(); ++i) {
     const bool raise = !within_slack && floors[i] > claimed[i];
     b.floored += raise;

@@ -7,6 +7,7 @@
 // Worker main thread only.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -31,15 +32,19 @@ std::vector<double> choose_series(const std::vector<CallTime>& calls, bool* devi
 // What a timed window of the runner's costs beyond its calls: measured before
 // any model code is in the runner, as the judge's clock around batches of a
 // no-op call (outputs allocated and copied out, no kernel), of one call and of
-// `many` calls, and fit as a line through the two medians. `slack_ms` is how
-// far the measured costs strayed (the larger range of the two series, at
-// most 5% of a one-call window's cost): claims whose median is within it
-// of the floors' median stand as claimed.
+// `many` calls, and fit as a line through the two medians. `noise_ms` is how
+// far the measured costs strayed (the larger range of the two series); the
+// slack at a batch is that noise, at most 5% of the batch's window cost:
+// claims whose median is within it of the floors' median stand as claimed.
+// (Until 2026-12-06 the cap was 5% of a one-call window's cost at every
+// batch: for a batch of 32 calls whose window costs 2 ms beyond them, a
+// slack of 7 us a window, below its noise, and most honest calls were raised.)
 struct WindowCost {
   double one_ms = 0;       // a window of one call
   double per_call_ms = 0;  // each further call
-  double slack_ms = 0;     // the calibration's own noise
+  double noise_ms = 0;     // the calibration's own noise, uncapped
   double at(int calls) const { return one_ms + per_call_ms * static_cast<double>(calls - 1); }
+  double slack_at(int calls) const { return std::min(noise_ms, 0.05 * at(calls)); }
 };
 WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const std::vector<double>& many_call_windows,
                            int many);
@@ -62,7 +67,7 @@ struct Bound {
   double median_claim = 0, median_floor = 0, median_window = 0;
   int floored = 0;  // calls whose floor was above the claim
   double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
-  double slack_ms = 0;     // cost.slack_ms: the claims' median may be this much under the floors'
+  double slack_ms = 0;     // cost.slack_at(batch): the claims' median may be this much under the floors'
   std::optional<std::string> rejected;
 };
 Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,

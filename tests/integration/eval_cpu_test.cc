@@ -34,6 +34,9 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.timing->candidate.trials >= 3);
     CHECK(o.timing->reference.trials >= 3);
     CHECK(o.timing->clock == "steady_clock");
+    CHECK(o.timing->l2_flushed);
+    CHECK(o.timing->floor_median_ms > 0);
+    CHECK(o.timing->trace.is_null());  // only when asked
     CHECK(o.trials.size() == 3);
     for (const auto& t : o.trials) CHECK(t.mismatches == 0);
     CHECK(o.versions.value("libtorch", "") != "");
@@ -55,6 +58,33 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK_MESSAGE(unmasked.status == Status::mismatch, unmasked.message);
   }
 
+  TEST_CASE("asked for, the result holds every timed window as the judge saw it") {
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(problem.ok());
+    eval::EvalSettings traced = cpu().settings;
+    traced.timing_trace = true;
+    auto o = cpu().evaluator->evaluate(*problem, fixture("relu_correct.cpp"), traced);
+    REQUIRE(o.ok());
+    REQUIRE_MESSAGE(o->status == Status::correct, o->message);
+    REQUIRE(o->timing.has_value());
+    const nlohmann::json& t = o->timing->trace;
+    REQUIRE(t.is_object());
+    const int batch = t.at("batch_calls").get<int>();
+    CHECK(batch == o->timing->batch_calls);
+    const auto windows = t.at("candidate_windows_ms").get<std::vector<double>>();
+    const auto claims = t.at("candidate_claims_ms").get<std::vector<double>>();
+    REQUIRE(windows.size() == claims.size());
+    CHECK(static_cast<int>(windows.size()) * batch == o->timing->candidate.trials);
+    CHECK(t.at("reference_windows_ms").size() == t.at("reference_calls_ms").size());
+    // An honest runner's calls lie inside the judge's window around them.
+    for (size_t w = 0; w < windows.size(); ++w) CHECK(claims[w] <= windows[w]);
+    CHECK(t.at("window_cost_ms").get<double>() > 0);
+    // The trace is part of the result as written and read back.
+    auto back = eval::outcome_from_json(eval::to_json(*o));
+    REQUIRE(back.ok());
+    CHECK(back->timing->trace == t);
+  }
+
   TEST_CASE("KernelBench's mode judges at its 1e-2: an answer 1e-3 off passes there and not in refinery's") {
     const std::string off = "#include <torch/torch.h>\ntorch::Tensor forward(torch::Tensor x) { return torch::relu(x) + 1e-3; }\n";
     auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
@@ -69,6 +99,10 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK_MESSAGE(theirs->status == Status::correct, theirs->message);
     CHECK(theirs->mode == "kernelbench");
     CHECK(eval::summary_json(*theirs)["mode"] == "kernelbench");
+    // KernelBench times back-to-back calls without flushing the cache between
+    // them (until 2026-12-06 the job's timing options undid that, unseen).
+    REQUIRE(theirs->timing.has_value());
+    CHECK_FALSE(theirs->timing->l2_flushed);
   }
 
   TEST_CASE("a wrong candidate is a mismatch with the first differing elements") {
