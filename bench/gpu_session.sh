@@ -10,6 +10,8 @@
 #   tests      the cuda end-to-end and profile tests
 #   published  the published-kernel tests (cublas: only those that call cuBLAS)
 #   profile    the CUPTI and ncu profile tests
+#   probe      one CUPTI-profiled evaluation at each of REFINERY_PROBE_SIZES (default small full):
+#              status, phase and where the profile's time went (REFINERY_PROBE_TIMEOUT s each, default 60)
 #   compile    compile_headers.sh (cold and cached compile per header)
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh (breakdown, floor: one of them)
@@ -92,6 +94,25 @@ for stage in "${stages[@]}"; do
     profile)
       step "tests/gpu: profile"
       gpu_tests gpu_profile.log 300 '*profil*' ;;
+    probe)
+      for size in ${REFINERY_PROBE_SIZES:-small full}; do
+        step "profiled evaluation, $size"
+        t0=$(date +%s.%N)
+        timeout "$(left $(( ${REFINERY_PROBE_TIMEOUT:-60} + 30 )))" build-gpu/refinery eval --problem level1/19 \
+          --candidate tests/fixtures/candidates/relu_cuda_correct.cu --backend cuda --size "$size" --profiler cupti \
+          --timeout "${REFINERY_PROBE_TIMEOUT:-60}" --json > "$out/probe_$size.json" 2> "$out/probe_$size.err"
+        echo "exit $? after $(python3 -c "import time; print(round(time.time() - $t0, 1))") s"
+        python3 - "$out/probe_$size.json" <<'PY' || tail -5 "$out/probe_$size.err"
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(j["status"], j.get("phase", ""), j["message"][:300])
+print("phases_ms:", {k: round(v) for k, v in j["phases_ms"].items()})
+p = j.get("profile") or {}
+print("profile: overhead %s ms, activity %s ms, counters %s ms, candidate kernels %d, note: %s" % (
+    p.get("overhead_ms"), p.get("activity_ms"), p.get("counters_ms"), len((p.get("candidate") or {}).get("kernels") or []),
+    (p.get("counters_note") or "")[:300]))
+PY
+      done ;;
     compile)
       step "compile_headers"
       # Its JSON results stay on the host: few files come back from a call.

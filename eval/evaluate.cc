@@ -187,16 +187,16 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
     return Error{problem.id + ": " + outcome.message +
                  "; `refinery doctor` says which layers this machine refuses, and eval.allow_untrusted: true "
                  "runs without them"};
-  // Unstable: a wide interval, or on cuda most calls raised by the judge's
-  // floor (a runner descheduled in most of its windows: measured on a loaded
-  // H200, an honest 3.27 ms kernel was charged 7.06 ms in 19 of 20 calls, with
-  // a narrow interval). A liar raised every time is measured again and
-  // stays unstable, which leaves it out of fast_p for p > 0.
+  // Unstable: a wide interval, or on cuda claims the judge's clock raised by
+  // more than a tenth (a runner descheduled in most of its windows: measured
+  // on a loaded H200, an honest 3.27 ms kernel was charged 7.06 ms, with a
+  // narrow interval). A liar raised every time is measured again and stays
+  // unstable, which leaves it out of fast_p for p > 0.
   auto unsteady = [&](const Outcome& o) {
     if (o.status != Status::correct || !o.timing) return false;
     const Timing& t = *o.timing;
     return t.uncertainty() > settings.max_uncertainty ||
-           (settings.backend == Backend::cuda && 2 * t.floored_calls > t.candidate.trials);
+           (settings.backend == Backend::cuda && t.judge_raise_ms > 0.1 * t.claimed_median_ms);
   };
   int measurements = 1;
   for (int again = 0; again < settings.remeasure && unsteady(outcome); ++again) {

@@ -231,6 +231,7 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "judge_overhead_ms")) TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
   if (auto* v = member(j, "judge_slack_ms")) TRY(as_amount(*v, "timing.judge_slack_ms", kMaxMs, t.judge_slack_ms));
   if (auto* v = member(j, "floor_median_ms")) TRY(as_amount(*v, "timing.floor_median_ms", kMaxMs, t.floor_median_ms));
+  if (auto* v = member(j, "judge_raise_ms")) TRY(as_amount(*v, "timing.judge_raise_ms", kMaxMs, t.judge_raise_ms));
   if (auto* v = member(j, "trace")) {
     TRY(as_object(*v, "timing.trace"));
     if (v->dump().size() > kMaxTraceBytes) return malformed("timing.trace", "is larger than " + std::to_string(kMaxTraceBytes) + " bytes");
@@ -348,6 +349,7 @@ json to_json(const Outcome& o) {
                    {"judge_overhead_ms", o.timing->judge_overhead_ms},
                    {"judge_slack_ms", o.timing->judge_slack_ms},
                    {"floor_median_ms", o.timing->floor_median_ms},
+                   {"judge_raise_ms", o.timing->judge_raise_ms},
                    {"contradicted", o.timing->contradicted},
                    {"floored_calls", o.timing->floored_calls},
                    {"checked_calls", o.timing->checked_calls},

@@ -92,6 +92,8 @@ struct Timing {
   // The median of the judge's floors, per call: what its clock alone says a
   // call took (its window less the window's cost, shared by the calls).
   double floor_median_ms = 0;
+  // What the bound added to every claim, per call (0 when the claims stood).
+  double judge_raise_ms = 0;
   // Only when the job asked for it (refinery eval --timing-trace): every
   // window as the judge saw it, for auditing the bound (docs/judge-and-runner.md).
   nlohmann::json trace;

@@ -52,20 +52,22 @@ WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const st
 // The judge's bound on the runner's claims. `claimed`: per call; `windows`:
 // per batch of `batch` calls, the judge's clock. A call's floor is its
 // batch's window less the runner's own cost, shared by the calls. When the
-// claims' median is below the floors' by more than the calibration's slack,
-// each call is charged at least its floor; within it, the claims stand (a
-// runner may shade its claims by up to the slack: the bound's resolution).
+// claims' median is below the floors' by more than the slack, every call is
+// raised by what puts the median at the floors' median less the slack;
+// within it, the claims stand (a runner may shade its median by up to the
+// slack: the bound's resolution).
 // A claim more than the window, or one below
 // the quietest window's floor beyond a margin (on cpu a wider one), is
 // `rejected`, with the message saying which: every window holds a liar's real
 // calls, so even the quietest contradicts it, while a descheduling that
 // inflates some windows of an honest runner leaves others quiet. The cost
-// taken off window t is at least `at_least_ms[t]` (the judge's own cost
-// around its reference batch of the same trial; one value stands for all).
+// taken off window t is at least `at_least_ms` (the judge's own cost
+// around its reference batches).
 struct Bound {
-  std::vector<double> per_call;  // max(claim, floor)
+  std::vector<double> per_call;  // claim + raise_ms
   double median_claim = 0, median_floor = 0, median_window = 0;
-  int floored = 0;  // calls whose floor was above the claim
+  double raise_ms = 0;  // per call: what the judge's clock added to every claim
+  int floored = 0;      // calls raised (all or none)
   double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
   double slack_ms = 0;     // cost.slack_at(batch): the claims' median may be this much under the floors'
   std::optional<std::string> rejected;

@@ -367,10 +367,14 @@ TEST_SUITE("eval::worker::bound_claims") {
     CHECK_FALSE(honest.rejected);
     CHECK(honest.floored == 0);
     CHECK(median(honest.per_call) == doctest::Approx(0.053));
-    // Shaded by 10% (0.005 ms a call, 0.17 ms a window): beyond the slack, charged the floor.
+    // Shaded by 10% (0.005 ms a call, 0.17 ms a window): beyond the slack,
+    // every call is raised to put the median at the floors' less the slack.
     auto shaded = bound_claims(std::vector<double>(64, 0.048), windows, 32, cost, Backend::cuda);
     CHECK(shaded.floored == 64);
-    CHECK(median(shaded.per_call) > 0.053);
+    CHECK(median(shaded.per_call) == doctest::Approx(shaded.median_floor - cost.slack_at(32) / 32));
+    CHECK(shaded.raise_ms == doctest::Approx(median(shaded.per_call) - 0.048));
+    // What the shading bought: at most the slack, per call.
+    CHECK(median(shaded.per_call) >= 0.053 - cost.slack_at(32) / 32);
   }
 
   TEST_CASE("an honest call whose window strays within the calibration's noise is not raised") {
@@ -385,14 +389,15 @@ TEST_SUITE("eval::worker::bound_claims") {
     // Without the slack the same windows raise every call, by up to 1%.
     auto strict = bound_claims({3.27, 3.27, 3.27}, {6.55, 6.60, 6.58}, 1, WindowCost{3.25, 0.0}, Backend::cuda);
     CHECK(strict.floored == 3);
-    // A claim shaded by more than the slack is still charged its floor.
+    // A claim shaded by more than the slack is charged the floors' median less the slack.
     auto shaded = bound_claims({3.0, 3.0, 3.0}, {6.55, 6.60, 6.58}, 1, cost, Backend::cuda);
     CHECK(shaded.floored == 3);
-    CHECK(median(shaded.per_call) == doctest::Approx(6.58 - 3.25));
-    // A forged claim is charged the whole floor.
+    CHECK(median(shaded.per_call) == doctest::Approx(6.58 - 3.25 - 0.08));
+    // So is a forged claim (and it is rejected: below the quietest floor by more than the margin).
     auto forged = bound_claims({0.001, 0.001, 0.001}, {6.55, 6.60, 6.58}, 1, cost, Backend::cuda);
     CHECK(forged.floored == 3);
-    CHECK(median(forged.per_call) == doctest::Approx(6.58 - 3.25));
+    CHECK(median(forged.per_call) == doctest::Approx(6.58 - 3.25 - 0.08));
+    CHECK(forged.rejected);
     // The resolution: a call shorter than the slack can be claimed as nothing
     // (0.05 ms of real work under 0.08 ms of slack); what it gains is at most the slack.
     auto hidden = bound_claims({0.001, 0.001, 0.001}, {3.30, 3.31, 3.29}, 1, cost, Backend::cuda);
@@ -432,6 +437,20 @@ TEST_SUITE("eval::worker::bound_claims") {
     REQUIRE(b.per_call.size() == 4);
     for (double v : b.per_call) CHECK(v == doctest::Approx(1.0));
     CHECK(b.median_window == doctest::Approx((2.1 / 2 + 2.08 / 2) / 2));
+  }
+
+  TEST_CASE("every call is raised by the same amount: the claims keep their spread") {
+    // Claims 1.0-1.4 ms in batches of one, windows 0.2 ms over each claim plus 0.1 ms of cost.
+    WindowCost cost{0.1, 0.0};
+    const std::vector<double> claims{1.0, 1.1, 1.2, 1.3, 1.4};
+    std::vector<double> windows;
+    for (double c : claims) windows.push_back(c + 0.2 + 0.1);
+    auto b = bound_claims(claims, windows, 1, cost, Backend::cuda);
+    CHECK(b.raise_ms == doctest::Approx(0.2));
+    for (size_t i = 0; i < claims.size(); ++i) CHECK(b.per_call[i] == doctest::Approx(claims[i] + 0.2));
+    // Noise in one window raises nothing: the floors' median is unmoved.
+    windows[4] += 5.0;
+    CHECK(bound_claims(claims, windows, 1, cost, Backend::cuda).raise_ms == doctest::Approx(0.2));
   }
 
   TEST_CASE("a claim below the floor is charged the floor, or rejected beyond the margin") {
