@@ -40,7 +40,7 @@ done
 python3 - "$results" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-print("%6s %10s %10s %10s %9s %8s %6s %9s %8s" % ("elems", "ref_ms", "cand_ms", "claim_ms", "overhead", "floored", "batch", "speedup", "spread"))
+print("%6s %10s %10s %10s %9s %8s %7s %6s %9s %8s" % ("elems", "ref_ms", "cand_ms", "claim_ms", "overhead", "floored", "raise", "batch", "speedup", "spread"))
 for log2 in sorted({r["log2"] for r in rows}):
     rs = [r for r in rows if r["log2"] == log2 and r["status"] == "correct"]
     if not rs:
@@ -49,12 +49,13 @@ for log2 in sorted({r["log2"] for r in rows}):
     sp = [r["speedup"] for r in rs]
     med = statistics.median(sp)
     t = [r["timing"] for r in rs]
-    print("2^%-4d %10.4f %10.4f %10.4f %9.4f %8.1f %6d %9.4f %7.2f%%" % (
+    print("2^%-4d %10.4f %10.4f %10.4f %9.4f %8.1f %6.1f%% %6d %9.4f %7.2f%%" % (
         log2, statistics.median(x["reference"]["median_ms"] for x in t),
         statistics.median(x["candidate"]["median_ms"] for x in t),
         statistics.median(x["claimed_median_ms"] for x in t),
         statistics.median(x["judge_overhead_ms"] for x in t),
         statistics.mean(x["floored_calls"] / max(1, x["candidate"]["trials"]) for x in t) * 100,
+        statistics.median(x.get("judge_raise_ms", 0) / x["claimed_median_ms"] for x in t) * 100,
         statistics.median(x.get("batch_calls", 1) for x in t), med, 100 * max(abs(s - med) for s in sp) / med))
 # Where the bound's floor comes from (timing.trace): per window, what the
 # judge's clock saw beyond the calls, for the reference (its own events) and
@@ -74,6 +75,6 @@ for log2 in sorted({r["log2"] for r in rows}):
               extra - tr["window_cost_ms"], cal["noise_ms"], tr["slack_ms"], ref_extra))
 print("(per window, ms: cand_extra = window - claims, median; calibrated = the cost the bound took off;")
 print(" excess = their difference (above the slack, calls are floored); ref_extra = the judge's own window - calls)")
-print("(overhead: the judge's per call; floored: % of the candidate's timed calls where the judge's clock was")
-print(" above the runner's claim; batch: calls per window, each on inputs of its own)")
+print("(overhead: the judge's per call; floored: % of the candidate's timed calls the judge's clock raised;")
+print(" raise: by how much, median over the runs, % of the claim; batch: calls per window, each on inputs of its own)")
 PY
