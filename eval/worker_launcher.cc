@@ -120,6 +120,18 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
       outcome.message = "the worker wrote a malformed result: " + decoded.error().message;
     }
   }
+  // Killed while profiling: the judge wrote its verdict before the profile
+  // (run_job.cc), and only the profile is lost.
+  if (p.timed_out && phase == "profile" && result_text) {
+    auto parsed = nlohmann::json::parse(*result_text, nullptr, false);
+    auto decoded = parsed.is_discarded() ? Result<Outcome>(Error{"result is not JSON"}) : outcome_from_json(parsed);
+    if (decoded && decoded->status == Status::correct) {
+      outcome = std::move(decoded).value();
+      outcome.message += "; the profile did not finish within " + base::format_ms(options_.timeout_seconds * 1000) +
+                         " and was cut off (the verdict stands)";
+      have_result = true;
+    }
+  }
   if (!have_result && outcome.message.empty()) {
     std::string where = phase.empty() ? "" : " during " + phase;
     if (p.timed_out) {

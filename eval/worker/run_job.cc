@@ -329,6 +329,10 @@ Outcome Judge::run() {
   char buf[128];
   std::snprintf(buf, sizeof buf, "correct; speedup %.3fx", o_.timing->speedup);
   if (job_.profile.tool == "cupti" && job_.backend == Backend::cuda) {
+    // The verdict goes to disk before the profile: a profile that runs past
+    // the worker's deadline then costs the profile, not the verdict (the
+    // launcher keeps this result when the worker is killed during "profile").
+    (void)base::write_file_atomic(job_.result_path, to_json(finish(Status::correct, buf)).dump(2));
     profile(inputs, static_cast<int>((job_.correctness_seeds.size() + 1) % 2));
     end_phase("profile");
   }

@@ -85,6 +85,49 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(back->timing->trace == t);
   }
 
+  TEST_CASE("a worker killed while profiling keeps the verdict it wrote before the profile; killed before, it is a timeout") {
+    // A stand-in worker: the judge's result, written before the profile (run_job.cc), then a profile that never ends.
+    test_support::TempDir dir("refinery-profile-deadline");
+    eval::Outcome verdict;
+    verdict.status = Status::correct;
+    verdict.message = "correct; speedup 1.250x";
+    eval::Timing t;
+    t.reference.median_ms = 1.25;
+    t.reference.trials = t.candidate.trials = 3;
+    t.candidate.median_ms = 1.0;
+    t.speedup = 1.25;
+    verdict.timing = t;
+    REQUIRE(base::write_file(dir.path + "/verdict.json", eval::to_json(verdict).dump()).ok());
+    auto worker = [&](const std::string& phase) {
+      const std::string path = dir.path + "/worker-" + phase + ".sh";
+      REQUIRE(base::write_file(path, "#!/bin/sh\ncp " + dir.path + "/verdict.json result.json\necho " + phase +
+                                         " >> progress.log\nexec sleep 30\n").ok());
+      std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+      return path;
+    };
+    base::SystemProcessRunner runner;
+    eval::WorkerJob job;
+    job.problem_id = "level1/19";
+    auto launch = [&](const std::string& phase) {
+      eval::LaunchOptions lo;
+      lo.worker_path = worker(phase);
+      lo.scratch_dir = dir.path;
+      lo.timeout_seconds = 1;
+      auto o = eval::WorkerLauncher(lo, runner).run(job);
+      REQUIRE(o.ok());
+      return *o;
+    };
+    auto profiling = launch("profile");
+    CHECK_MESSAGE(profiling.status == Status::correct, profiling.message);
+    CHECK(profiling.message.find("correct; speedup 1.250x; the profile did not finish within") == 0);
+    REQUIRE(profiling.timing.has_value());
+    CHECK(profiling.timing->speedup == doctest::Approx(1.25));
+    // Killed in any other phase, a result on disk is not a verdict: the deadline is.
+    auto timing = launch("timing");
+    CHECK(timing.status == Status::timeout);
+    CHECK(timing.message.find("killed during timing") != std::string::npos);
+  }
+
   TEST_CASE("KernelBench's mode judges at its 1e-2: an answer 1e-3 off passes there and not in refinery's") {
     const std::string off = "#include <torch/torch.h>\ntorch::Tensor forward(torch::Tensor x) { return torch::relu(x) + 1e-3; }\n";
     auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
