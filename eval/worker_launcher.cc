@@ -108,24 +108,20 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   std::string phase = last_line(job.progress_path);
   auto result_text = base::read_file(job.result_path);
   bool have_result = false;
-  if (!p.timed_out && result_text) {
+  // A worker that ended on its own left its verdict; one killed by the
+  // deadline only counts while profiling (the judge wrote its verdict before
+  // the profile, run_job.cc): then just the profile is lost.
+  if (result_text && (!p.timed_out || phase == "profile")) {
     auto parsed = nlohmann::json::parse(*result_text, nullptr, false);
     auto decoded = parsed.is_discarded() ? Result<Outcome>(Error{"result is not JSON"})
                                          : outcome_from_json(parsed);
-    if (decoded) {
+    if (!p.timed_out && decoded) {
       outcome = std::move(decoded).value();
       have_result = true;
-    } else {
+    } else if (!p.timed_out) {
       outcome.status = Status::crashed;
       outcome.message = "the worker wrote a malformed result: " + decoded.error().message;
-    }
-  }
-  // Killed while profiling: the judge wrote its verdict before the profile
-  // (run_job.cc), and only the profile is lost.
-  if (p.timed_out && phase == "profile" && result_text) {
-    auto parsed = nlohmann::json::parse(*result_text, nullptr, false);
-    auto decoded = parsed.is_discarded() ? Result<Outcome>(Error{"result is not JSON"}) : outcome_from_json(parsed);
-    if (decoded && decoded->status == Status::correct) {
+    } else if (decoded && decoded->status == Status::correct) {
       outcome = std::move(decoded).value();
       outcome.message += "; the profile did not finish within " + base::format_ms(options_.timeout_seconds * 1000) +
                          " and was cut off (the verdict stands)";

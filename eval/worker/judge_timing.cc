@@ -230,12 +230,15 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // copies: taken trial by trial, it let a forged claim stand in that
   // window on the H200); on cpu plus the judge's wake-up (it sleeps on the
   // reply), since the runner's cost is not calibrated there.
+  // Each window's calls added up: the reference's own events, the runner's claims.
+  auto per_window = [batch](const std::vector<double>& calls, size_t windows) {
+    std::vector<double> sums(windows, 0.0);
+    for (size_t i = 0; i < calls.size() && i / batch < windows; ++i) sums[i / batch] += calls[i];
+    return sums;
+  };
+  const std::vector<double> ref_sums = per_window(ref_series, ref_windows.size());
   std::vector<double> gaps;
-  for (size_t t = 0; t < ref_windows.size(); ++t) {
-    double sum = 0;
-    for (int k = 0; k < batch; ++k) sum += ref_series[t * batch + k];
-    gaps.push_back(std::max(0.0, ref_windows[t] - sum));
-  }
+  for (size_t t = 0; t < ref_windows.size(); ++t) gaps.push_back(std::max(0.0, ref_windows[t] - ref_sums[t]));
   const double judge_cost = median(gaps) + (job_.backend == Backend::cpu ? futex_wake_latency_ms() : 0.0);
   Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend, judge_cost);
   if (bound.rejected) {
@@ -260,24 +263,13 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   t.judge_raise_ms = bound.raise_ms;
   if (opt.trace) {
     // Per trial, in the order measured: each side's window on the judge's
-    // clock and the sum of its calls' times (the reference's own events, the
-    // runner's claims), then what the bound took off a candidate window.
-    std::vector<double> ref_sums, claim_sums;
-    for (size_t w = 0; w < ref_windows.size(); ++w) {
-      double sum = 0;
-      for (int k = 0; k < batch && w * batch + k < ref_series.size(); ++k) sum += ref_series[w * batch + k];
-      ref_sums.push_back(sum);
-    }
-    for (size_t w = 0; w < cand_windows.size(); ++w) {
-      double sum = 0;
-      for (int k = 0; k < batch && w * batch + k < claimed.size(); ++k) sum += claimed[w * batch + k];
-      claim_sums.push_back(sum);
-    }
+    // clock and the sum of its calls' times, then what the bound took off a
+    // candidate window.
     t.trace = {{"batch_calls", batch},
                {"reference_windows_ms", ref_windows},
                {"reference_calls_ms", ref_sums},
                {"candidate_windows_ms", cand_windows},
-               {"candidate_claims_ms", claim_sums},
+               {"candidate_claims_ms", per_window(claimed, cand_windows.size())},
                {"judge_gap_ms", judge_cost},
                {"window_cost_ms", bound.overhead_ms},
                {"slack_ms", bound.slack_ms},
