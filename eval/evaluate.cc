@@ -142,6 +142,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   job.timing_seed = seeds.back();
   seeds.pop_back();
   job.correctness_seeds = seeds;
+  job.entropy = settings.entropy;
   job.tolerance = effective_tolerance(problem, settings);
   if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
   // One worker at a time on each device where timings or a GPU are shared
@@ -196,7 +197,7 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
     if (o.status != Status::correct || !o.timing) return false;
     const Timing& t = *o.timing;
     return t.uncertainty() > settings.max_uncertainty ||
-           (settings.backend == Backend::cuda && t.judge_raise_ms > 0.1 * t.claimed_median_ms);
+           (settings.backend == Backend::cuda && !t.lower_bound && t.judge_raise_ms > 0.1 * t.claimed_median_ms);
   };
   int measurements = 1;
   for (int again = 0; again < settings.remeasure && unsteady(outcome); ++again) {

@@ -44,6 +44,9 @@ struct EvalSettings {
   TimingOptions timing;
   std::optional<Tolerance> tolerance;   // overrides the problem's and the dtype default
   std::optional<uint64_t> seed;         // master seed for the hidden input seeds; unset = random per evaluation
+  // The judge's secret (WorkerJob::entropy): empty, the judge draws its own
+  // for every evaluation; set only to repeat a recorded one's inputs.
+  std::string entropy;
   int device = 0;
   int threads = 0;
   // Profiling of a correct candidate on cuda: tool "cupti" (inside the worker)

@@ -41,6 +41,7 @@ json to_json(const WorkerJob& job) {
           {"inputs", inputs},
           {"correctness_seeds", job.correctness_seeds},
           {"timing_seed", job.timing_seed},
+          {"entropy", job.entropy},
           {"tolerance", {{"atol", job.tolerance.atol}, {"rtol", job.tolerance.rtol}}},
           {"max_reported_mismatches", job.max_reported_mismatches},
           {"timing",
@@ -51,6 +52,7 @@ json to_json(const WorkerJob& job) {
             {"target_seconds", job.timing.target_seconds},
             {"flush_cache", job.timing.flush_cache},
             {"batch_ms", job.timing.batch_ms},
+            {"batch_calls", job.timing.batch_calls},
             {"trace", job.timing.trace}}},
           {"profile", {{"tool", job.profile.tool}, {"metrics", job.profile.metrics}}},
           {"result_path", job.result_path},
@@ -104,6 +106,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     }
     job.correctness_seeds = j.at("correctness_seeds").get<std::vector<uint64_t>>();
     job.timing_seed = j.at("timing_seed").get<uint64_t>();
+    job.entropy = j.value("entropy", std::string());
     job.tolerance.atol = j.at("tolerance").at("atol").get<double>();
     job.tolerance.rtol = j.at("tolerance").at("rtol").get<double>();
     job.max_reported_mismatches = j.at("max_reported_mismatches").get<int>();
@@ -115,6 +118,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.timing.target_seconds = t.at("target_seconds").get<double>();
     job.timing.flush_cache = t.at("flush_cache").get<bool>();
     job.timing.batch_ms = t.value("batch_ms", 2.0);
+    job.timing.batch_calls = t.value("batch_calls", 0);
     job.timing.trace = t.value("trace", false);
     if (j.contains("profile")) {
       job.profile.tool = j["profile"].value("tool", "");

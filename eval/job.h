@@ -30,6 +30,9 @@ struct TimingOptions {
   // A trial's calls run back to back, each on inputs of its own, until one
   // window holds about this much: the judge's fixed cost per window is shared.
   double batch_ms = 2.0;
+  // Calls per window fixed by the job, for measuring how the batch moves the
+  // reference (bench/batch_size.sh); 0: sized from the reference's warm-up.
+  int batch_calls = 0;
   bool trace = false;  // the result's timing.trace: every window as the judge saw it
 };
 
@@ -51,6 +54,12 @@ struct WorkerJob {
   std::vector<ResolvedInput> inputs;
   std::vector<uint64_t> correctness_seeds;  // one per trial
   uint64_t timing_seed = 0;
+  // The judge's secret, mixed into every seed it draws from (the seeds
+  // above, which follow from the config's seed, and which timed calls are
+  // checked): 32 hex digits. Empty: the judge draws its own from the kernel,
+  // as every evaluation does; given only to evaluate a recorded result again
+  // with the same inputs (its Outcome::entropy).
+  std::string entropy;
   Tolerance tolerance;
   int max_reported_mismatches = 5;
   TimingOptions timing;

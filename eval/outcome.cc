@@ -243,6 +243,7 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "batch_calls")) TRY(as_integer(*v, "timing.batch_calls", 1, 1 << 20, t.batch_calls));
   if (auto* v = member(j, "measurements")) TRY(as_integer(*v, "timing.measurements", 1, 100, t.measurements));
   if (auto* v = member(j, "unstable")) TRY(as_flag(*v, "timing.unstable", t.unstable));
+  if (auto* v = member(j, "lower_bound")) TRY(as_flag(*v, "timing.lower_bound", t.lower_bound));
   // The worker's rule (eval/worker/timing.cc): reference median / candidate median, or 0.
   const double expected = t.candidate.median_ms > 0 ? t.reference.median_ms / t.candidate.median_ms : 0;
   if (!(std::abs(t.speedup - expected) <= 1e-6 * expected))
@@ -356,7 +357,8 @@ json to_json(const Outcome& o) {
                    {"batch_calls", o.timing->batch_calls},
                    {"uncertainty", o.timing->uncertainty()},
                    {"measurements", o.timing->measurements},
-                   {"unstable", o.timing->unstable}};
+                   {"unstable", o.timing->unstable},
+                   {"lower_bound", o.timing->lower_bound}};
     if (!o.timing->trace.is_null()) j["timing"]["trace"] = o.timing->trace;
   }
   j["output_shapes"] = o.output_shapes;
@@ -364,6 +366,7 @@ json to_json(const Outcome& o) {
   if (o.exit_code) j["exit_code"] = o.exit_code;
   if (!o.phase.empty()) j["phase"] = o.phase;
   if (!o.mode.empty()) j["mode"] = o.mode;
+  if (!o.entropy.empty()) j["entropy"] = o.entropy;
   if (!o.stdout_tail.empty()) j["stdout_tail"] = o.stdout_tail;
   if (!o.stderr_tail.empty()) j["stderr_tail"] = o.stderr_tail;
   j["versions"] = o.versions;
@@ -441,6 +444,11 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     if (auto* v = member(j, "exit_code")) TRY(as_integer(*v, "exit_code", INT32_MIN, INT32_MAX, o.exit_code));
     if (auto* v = member(j, "phase")) TRY(as_text(*v, "phase", kMaxText, o.phase));
     if (auto* v = member(j, "mode")) TRY(as_text(*v, "mode", kMaxText, o.mode));
+    if (auto* v = member(j, "entropy")) {
+      TRY(as_text(*v, "entropy", 32, o.entropy));
+      if (o.entropy.size() != 32 || o.entropy.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return malformed("entropy", "is not 32 hex digits");
+    }
     if (auto* v = member(j, "stdout_tail")) TRY(as_text(*v, "stdout_tail", kMaxText, o.stdout_tail));
     if (auto* v = member(j, "stderr_tail")) TRY(as_text(*v, "stderr_tail", kMaxText, o.stderr_tail));
     if (auto* v = member(j, "versions")) TRY(read_versions(*v, o.versions));

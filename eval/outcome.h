@@ -104,6 +104,11 @@ struct Timing {
   int floored_calls = 0;
   int checked_calls = 0;
   int batch_calls = 1;
+  // The candidate's calls cost less than the judge's clock can resolve (the
+  // floors' median within the bound's slack of zero): its time is then the
+  // judge's whole window per call, an upper bound no claim can lower, so the
+  // speedup is a lower bound of the true one.
+  bool lower_bound = false;
   // Set by refinery, not the worker (eval::Evaluator): how many worker runs
   // measured this candidate (a timing whose uncertainty was beyond
   // EvalSettings::max_uncertainty is measured again), and whether the one
@@ -173,6 +178,11 @@ struct Outcome {
   int exit_code = 0;
   std::string phase;                         // the worker's last phase before it ended
   std::string mode;                          // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
+  // The judge's secret for this evaluation (WorkerJob::entropy), 32 hex
+  // digits: with the job's seeds it gives every input drawn, so that the
+  // evaluation can be repeated (refinery eval --entropy). Drawn afresh for
+  // every evaluation, so one seen says nothing of the next.
+  std::string entropy;
   std::string stdout_tail, stderr_tail;
   nlohmann::json versions = nlohmann::json::object();
   nlohmann::json phases_ms = nlohmann::json::object();  // where the time went

@@ -20,7 +20,9 @@ const std::vector<FlagSpec>& eval_flags() {
       {"no-timing", false, "check correctness only"},
       {"no-launch-watch", false, "cuda: no launch watch, so no kernel evidence and no library-only verdict (to measure what it costs)"},
       {"timing-trace", false, "add every timed window as the judge saw it to the result (timing.trace)"},
-      {"seed", true, "master seed for the hidden input seeds (default: random)"},
+      {"seed", true, "master seed for the hidden input seeds, mixed with the judge's secret (default: random)"},
+      {"entropy", true, "the judge's secret of a recorded result (its \"entropy\"): with its --seed, the same inputs again"},
+      {"batch-calls", true, "timed calls per window (default: sized from the reference's warm-up); for benchmarks"},
       {"threads", true, "cpu backend: threads for reference and candidate (default: all)"},
       {"cuda-arch", true, "nvcc target, e.g. 90a (default: the GPU's, else 90a)"},
       {"cache-dir", true, "compile cache (default: ~/.cache/refinery)"},
@@ -67,6 +69,13 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
     TRY_ASSIGN(int64_t seed, args.integer("seed", 0, 0, INT64_MAX));
     o.seed = static_cast<uint64_t>(seed);
   }
+  if (args.has("entropy")) {
+    o.entropy = args.get("entropy");
+    if (o.entropy.size() != 32 || o.entropy.find_first_not_of("0123456789abcdef") != std::string::npos)
+      return base::usage_error("--entropy must be 32 lower-case hex digits, as a result's \"entropy\" is");
+  }
+  TRY_ASSIGN(int64_t batch_calls, args.integer("batch-calls", 0, 1, 1 << 16));
+  o.batch_calls = static_cast<int>(batch_calls);
   o.trials = static_cast<int>(trials);
   o.timing_trials = static_cast<int>(timing_trials);
   o.threads = static_cast<int>(threads);
@@ -161,6 +170,8 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.timing.enabled = options.timing;
   s.allow_untrusted = options.allow_untrusted;
   s.seed = options.seed;
+  s.entropy = options.entropy;
+  s.timing.batch_calls = options.batch_calls;
   s.threads = options.threads;
   s.tolerance = options.tolerance;
   s.max_uncertainty = options.max_uncertainty;

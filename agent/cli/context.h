@@ -32,6 +32,8 @@ struct EvalOptions {
   int timing_trials = 100;               // most timed trials per side
   bool timing = true;
   std::optional<uint64_t> seed;          // unset: random per evaluation
+  std::string entropy;                   // --entropy: the judge's secret to reuse (empty: its own)
+  int batch_calls = 0;                   // --batch-calls (0: from the reference)
   int threads = 0;                       // cpu threads for reference and candidate; 0 = all
   double timeout = 300;                  // seconds before the worker is killed
   std::string cuda_arch;                 // empty: the GPU's, else 90a

@@ -104,7 +104,11 @@ class Judge {
   // when the bound rejected.
   static constexpr int kTimings = 3;
   std::optional<Outcome> time_both(const std::vector<at::Tensor>& last_inputs, int pass);
-  std::vector<at::Tensor> fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick, uint64_t seed) const;
+  // The judge's secret (WorkerJob::entropy, or drawn from the kernel) and
+  // what it makes of a seed: every draw and every choice of the judge goes
+  // through it, so that a seed fixed by the config is no secret.
+  base::Status take_secret();
+  uint64_t hidden(uint64_t seed) const;
   void profile(const std::vector<at::Tensor>& inputs, int region);
   // A profile-only job under Nsight Compute: a warm-up call of the reference,
   // then the window ncu profiles. The verdict was given by the evaluation before this one.
@@ -127,6 +131,7 @@ class Judge {
   WindowCost window_cost_;  // the runner's own, measured before the candidate is in it
   std::vector<double> window_cost_one_, window_cost_many_;  // its measurements, for timing.trace
   bool contradicted_ = false;  // the last timing's bound rejected the claims
+  uint64_t secret_[2] = {0, 0};
   KernelEvidence evidence_;    // cuda: the candidate's kernels, from the runner's launch watch
 };
 

@@ -71,14 +71,15 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   std::vector<at::Tensor> scratch;
   RunnerAnswer a;
   // Warm-up: both sides on the last correctness inputs, still staged at place (trials - 1) % 2.
+  // The candidate's warm-up calls are unchecked, and nothing it does or
+  // claims there decides anything.
   const int warm_place = (static_cast<int>(job_.correctness_seeds.size()) + 1) % 2;
-  std::vector<double> warm_ref, warm_cand;
+  std::vector<double> warm_ref;
   for (int i = 0; i < opt.warmup; ++i) {
     auto t = device_->time_call([&] { return invoke(reference_, last_inputs, scratch); });
     if (!t) return finish(Status::runtime_error, "the reference failed: " + t.error().message);
     warm_ref.push_back(t->stream_ms);
     if (auto end = candidate_call({warm_place}, false, "warm-up", &a)) return end;
-    warm_cand.push_back(a.claimed.empty() ? a.window_ms : a.claimed[0].stream_ms);
   }
   // Held memory is what a full-size problem lacks on an 80 GB GPU (level1/19:
   // 6 GiB a tensor, the runner holding two): what is done with goes now.
@@ -86,42 +87,46 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // A trial is a batch: each side makes `batch` calls back to back in one
   // window, each on inputs of its own at a place of its own, so that the
   // judge's fixed cost per window (its wake-up, the GPU's switch between the
-  // two processes) is shared by the calls. Sized from the faster side's
-  // warm-up; what the runner claims there can only change how many calls
-  // share a window, within the arena's places.
+  // two processes) is shared by the calls. Sized from the reference's
+  // warm-up alone. Until 2026-12-06 it was the faster side's: a runner that
+  // answered its unchecked warm-up calls at once moved a cpu batch from 1 to
+  // 8 calls; and a smaller batch would widen the slack a claim may hide in.
   const int places = static_cast<int>(in_views_.size());
   int batch = 1;
-  if (!warm_ref.empty()) {
-    const double est = std::max(1e-3, std::min(median(warm_ref), median(warm_cand)));
+  if (opt.batch_calls > 0) {
+    batch = std::min(opt.batch_calls, places);
+  } else if (!warm_ref.empty()) {
+    const double est = std::max(1e-3, median(warm_ref));
     batch = static_cast<int>(std::clamp(std::ceil(opt.batch_ms / est), 1.0, static_cast<double>(places)));
   }
   // Each call of a batch also costs the judge its fresh inputs, the
   // reference's outputs and their copy: two places of 12 GiB (level1/19 at
   // full size) and a batch of two ran an 80 GB GPU out of memory.
   batch = std::min(batch, calls_within(layout_.bytes / static_cast<uint64_t>(places), job_.backend));
-  // Which timed calls are checked, and how inputs move, is the judge's secret:
-  // a generator the runner never sees.
-  std::mt19937_64 pick(timing_seed ^ 0x5bd1e995a1b2c3d4ull);
+  // Which timed calls are checked is the judge's secret: a generator the
+  // runner never sees, seeded through the judge's secret.
+  std::mt19937_64 pick(hidden(timing_seed ^ 0x5bd1e995a1b2c3d4ull));
   std::vector<CallTime> ref_calls, claims;  // per call
   std::vector<double> ref_windows, cand_windows;  // per batch
   double spent_ms = 0;
   int checked = 0;
-  // Fresh inputs for every timed call: one set drawn here, then for each call
-  // a copy moved by a shift only the judge knows (fresh(): the same
-  // distribution, other values everywhere), at a place that moves on with
-  // every call, so that an answer cached by pointer or by value is stale.
-  std::vector<at::Tensor> base;
-  try {
-    base = draw_inputs(job_.inputs, timing_seed, where_);
-  } catch (const std::exception& e) {
-    return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
-  }
+  // Fresh inputs for every timed call, each drawn independently from a seed
+  // of its own, at a place that moves on with every call: no two calls share
+  // a value, so an answer cached by pointer or by value, or one of an earlier
+  // call moved to match (until 2026-12-06 every call was a cyclic shift of
+  // one draw, and a candidate that found the shift returned its first answer
+  // moved: correct at 396x on ReLU), is wrong on the next.
   // What the checks against cheating cost, apart from the timing itself:
   // drawing fresh inputs for every call, and the checked calls' comparisons.
   double fresh_ms = 0, checks_ms = 0;
   std::vector<std::vector<at::Tensor>> inputs(batch), outs(batch), kept(batch);
   for (int trial = 0; trial < opt.max_trials; ++trial) {
     if (trial >= opt.min_trials && spent_ms >= opt.target_seconds * 1000) break;
+    // A candidate far slower than the reference fills its windows with the
+    // reference's batch: past five times the budget, three trials (the first
+    // two checked whole, on the judge's clock) are all it gets. Fewer trials
+    // only widen its interval.
+    if (trial >= 3 && spent_ms >= 5 * opt.target_seconds * 1000) break;
     std::vector<int> spots;
     for (int k = 0; k < batch; ++k) {
       const int n = trial * batch + k;
@@ -129,7 +134,7 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       const auto f0 = Clock::now();
       inputs[k].clear();  // the last call's, before the next is drawn
       try {
-        inputs[k] = fresh(base, pick, timing_seed + 0x9e3779b97f4a7c15ull * (n + 1));
+        inputs[k] = draw_inputs(job_.inputs, hidden(timing_seed + 0x9e3779b97f4a7c15ull * (n + 1)), where_);
       } catch (const std::exception& e) {
         return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
       }
@@ -261,6 +266,7 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   t.judge_slack_ms = bound.slack_ms / batch;
   t.floor_median_ms = bound.median_floor;
   t.judge_raise_ms = bound.raise_ms;
+  t.lower_bound = bound.lower_bound;
   if (opt.trace) {
     // Per trial, in the order measured: each side's window on the judge's
     // clock and the sum of its calls' times, then what the bound took off a
@@ -286,37 +292,6 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   t.batch_calls = batch;
   o_.timing = t;
   return std::nullopt;
-}
-
-std::vector<at::Tensor> Judge::fresh(const std::vector<at::Tensor>& base, std::mt19937_64& pick,
-                                     uint64_t seed) const {
-  // Elements drawn independently keep their joint distribution under any
-  // permutation: a cyclic shift of the whole tensor, of whole rows (softmax
-  // rows), or of rows and columns together (P A P^T: still symmetric, still
-  // positive definite). Triangular inputs, and those too small to move, are
-  // drawn again.
-  std::vector<at::Tensor> out;
-  for (size_t i = 0; i < base.size(); ++i) {
-    const ResolvedInput& spec = job_.inputs[i];
-    const at::Tensor& t = base[i];
-    auto shift = [&](int64_t n) { return n > 1 ? 1 + static_cast<int64_t>(pick() % static_cast<uint64_t>(n - 1)) : 0; };
-    at::Tensor moved;
-    if (spec.is_scalar) {
-      moved = t;
-    } else if ((spec.then.empty() || spec.then == "sign") && t.numel() > 1) {
-      moved = t.reshape({-1}).roll(shift(t.numel())).reshape(t.sizes());
-    } else if (spec.then == "softmax" && t.dim() >= 2 && t.numel() / t.size(-1) > 1) {
-      int64_t rows = t.numel() / t.size(-1);
-      moved = t.reshape({rows, t.size(-1)}).roll(shift(rows), 0).reshape(t.sizes());
-    } else if (spec.then == "symmetric" && t.dim() >= 2 && t.size(-1) > 1) {
-      int64_t s = shift(t.size(-1));
-      moved = t.roll({s, s}, {-2, -1});
-    } else {
-      moved = draw_inputs({spec}, seed + i, where_)[0];
-    }
-    out.push_back(moved.contiguous());
-  }
-  return out;
 }
 
 }  // namespace eval::worker

@@ -7,10 +7,12 @@
 // refinery starts it in a private folder with a scrubbed environment and a
 // hard deadline (eval/worker_launcher.h). Exit code 0 once a result is
 // written, whatever the verdict; anything else means the driver decides.
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <string>
 
 #include "base/fs.h"
@@ -20,6 +22,16 @@
 #include "eval/worker/runner.h"
 
 int main(int argc, char** argv) {
+  // In the judge and in the runner alike, before either allocates: memory a
+  // call's outputs free stays in the process for the next call (allocations
+  // up to 32 MiB come from the heap, and the heap is never given back). By
+  // default glibc gave a freed top of the heap back past a threshold: a batch
+  // of 8 calls freed past it where a batch of 1 did not, every later batch
+  // faulted its outputs' pages in again, and on cpu the reference's time per
+  // call went from 1.9 to 10.9 ms at level1/19's small size
+  // (bench/batch_size.sh). A call's time then depends on the call alone.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   if (argc == 2 && std::string(argv[1]) == "--runner") return eval::worker::runner_main();
   if (argc == 2 && std::string(argv[1]) == "--probe") {
     std::printf("%s\n", eval::worker::probe().dump(2).c_str());

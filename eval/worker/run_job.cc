@@ -2,13 +2,16 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -213,7 +216,7 @@ Outcome Judge::profile_for_ncu() {
   // sandbox of its own: only the reference (and the marker) run here.
   std::vector<at::Tensor> inputs, expected;
   try {
-    inputs = draw_inputs(job_.inputs, job_.timing_seed, where_);
+    inputs = draw_inputs(job_.inputs, hidden(job_.timing_seed), where_);
   } catch (const std::exception& e) {
     return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
   }
@@ -224,6 +227,45 @@ Outcome Judge::profile_for_ncu() {
   o_.profile->tool = "ncu";
   o_.profile->device = profiler::device_limits(job_.device);
   return s ? finish(Status::correct, kProfiledMessage) : finish(Status::runtime_error, s.error().message);
+}
+
+base::Status Judge::take_secret() {
+  if (job_.entropy.empty()) {
+    // From the kernel, once the runner is started: it is another program,
+    // cloned before this was drawn.
+    uint8_t bytes[16];
+    size_t got = 0;
+    while (got < sizeof bytes) {
+      ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return base::Error{std::string("getrandom: ") + std::strerror(errno)};
+      got += static_cast<size_t>(n);
+    }
+    for (int w = 0; w < 2; ++w)
+      for (int b = 0; b < 8; ++b) secret_[w] = (secret_[w] << 8) | bytes[w * 8 + b];
+  } else {
+    if (job_.entropy.size() != 32 || job_.entropy.find_first_not_of("0123456789abcdef") != std::string::npos)
+      return base::Error{"the job's entropy is not 32 hex digits"};
+    secret_[0] = std::stoull(job_.entropy.substr(0, 16), nullptr, 16);
+    secret_[1] = std::stoull(job_.entropy.substr(16), nullptr, 16);
+  }
+  char hex[33];
+  std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(secret_[0]),
+                static_cast<unsigned long long>(secret_[1]));
+  o_.entropy = hex;
+  return {};
+}
+
+uint64_t Judge::hidden(uint64_t seed) const {
+  // SplitMix64's finaliser over the seed and each half of the secret: a
+  // change in either changes every bit.
+  auto mix = [](uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  return mix(mix(seed ^ secret_[0]) ^ secret_[1]) & 0x7fffffffffffffffull;  // LibTorch seeds are signed-safe
 }
 
 Outcome Judge::run() {
@@ -242,6 +284,9 @@ Outcome Judge::run() {
   if (!under_ncu)
     if (auto end = launch_runner()) return *end;
   end_phase("runner_launch");
+  // After the clone: not even the runner's copy of this process before its
+  // exec ever held the secret.
+  if (auto s = take_secret(); !s) return finish(Status::runtime_error, s.error().message);
 
   progress_("device");
   auto device_or = make_device(job_.backend, job_.device, job_.threads, job_.tf32_cudnn);
@@ -272,7 +317,7 @@ Outcome Judge::run() {
     auto t0 = Clock::now();
     std::vector<at::Tensor> expected;
     try {
-      inputs = draw_inputs(job_.inputs, job_.correctness_seeds[t], where_);
+      inputs = draw_inputs(job_.inputs, hidden(job_.correctness_seeds[t]), where_);
       if (auto s = device_->synchronize(); !s) return finish(Status::runtime_error, s.error().message);
     } catch (const std::exception& e) {
       return finish(Status::runtime_error, std::string("drawing inputs failed: ") + e.what());
@@ -327,7 +372,10 @@ Outcome Judge::run() {
   }
   end_phase("timing");
   char buf[128];
-  std::snprintf(buf, sizeof buf, "correct; speedup %.3fx", o_.timing->speedup);
+  std::snprintf(buf, sizeof buf,
+                o_.timing->lower_bound ? "correct; speedup at least %.3fx (calls below the judge's resolution)"
+                                       : "correct; speedup %.3fx",
+                o_.timing->speedup);
   if (job_.profile.tool == "cupti" && job_.backend == Backend::cuda) {
     // The verdict goes to disk before the profile: a profile that runs past
     // the worker's deadline then costs the profile, not the verdict (the

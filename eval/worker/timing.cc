@@ -64,13 +64,26 @@ Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>
   // median above the floors' by noise alone, and a timing was raised or not
   // by the calibration's luck, all or nothing: 0.80-0.96x for one kernel at
   // 2^22 elements on an H100.)
-  const double shortfall = median(floors) - median(claimed) - b.slack_ms / batch;
-  b.raise_ms = shortfall > 1e-9 ? shortfall : 0.0;  // rounding is not a shortfall
-  for (size_t i = 0; i < claimed.size(); ++i) b.per_call.push_back(claimed[i] + b.raise_ms);
-  b.floored = b.raise_ms > 0 ? static_cast<int>(claimed.size()) : 0;
   b.median_claim = median(claimed);
   b.median_floor = median(floors);
   b.median_window = median(per_window);
+  if (!floors.empty() && b.median_floor <= b.slack_ms / batch) {
+    // Below the bound's resolution: the windows cannot tell these calls from
+    // none, so no claim can be checked. A call took at most its share of its
+    // window, which no runner can shorten: that is its time, and the speedup
+    // a lower bound. (Until 2026-12-06 a floor below zero was written as it
+    // was, and the result refused as malformed: `crashed`.)
+    b.lower_bound = true;
+    b.per_call = per_window;
+    b.raise_ms = std::max(0.0, b.median_window - b.median_claim);
+    b.floored = static_cast<int>(claimed.size());
+  } else {
+    const double shortfall = b.median_floor - b.median_claim - b.slack_ms / batch;
+    b.raise_ms = shortfall > 1e-9 ? shortfall : 0.0;  // rounding is not a shortfall
+    for (size_t i = 0; i < claimed.size(); ++i) b.per_call.push_back(claimed[i] + b.raise_ms);
+    b.floored = b.raise_ms > 0 ? static_cast<int>(claimed.size()) : 0;
+  }
+  b.median_floor = std::max(0.0, b.median_floor);
   char buf[256];
   if (b.median_claim > b.median_window + 0.05) {
     std::snprintf(buf, sizeof buf, "the runner claimed %.4f ms per call, more than the judge's clock saw (%.4f ms)",

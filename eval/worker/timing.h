@@ -70,6 +70,9 @@ struct Bound {
   int floored = 0;      // calls raised (all or none)
   double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
   double slack_ms = 0;     // cost.slack_at(batch): the claims' median may be this much under the floors'
+  // The floors' median is within the slack of zero: per_call is each call's
+  // share of its window, an upper bound of its time (Timing::lower_bound).
+  bool lower_bound = false;
   std::optional<std::string> rejected;
 };
 Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>& windows, int batch,

@@ -36,7 +36,9 @@ eval::Outcome full_outcome() {
   t.judge_overhead_ms = 0.01;
   t.floored_calls = 1;
   t.checked_calls = 3;
+  t.lower_bound = true;
   o.timing = t;
+  o.entropy = "0123456789abcdef0011223344556677";
   o.output_shapes = {"[4, 8] float32"};
   o.signal = 9;
   o.exit_code = 3;
@@ -225,6 +227,9 @@ TEST_SUITE("eval::Outcome") {
         {[](json& j) { j["status"] = std::string(100, 'z'); },
          "malformed result: status '" + std::string(40, 'z') + "...' is unknown"},
         {[](json& j) { j["message"] = 5; }, "malformed result: message is not a string"},
+        {[](json& j) { j["entropy"] = "0123"; }, "malformed result: entropy is not 32 hex digits"},
+        {[](json& j) { j["entropy"] = std::string(32, 'g'); }, "malformed result: entropy is not 32 hex digits"},
+        {[](json& j) { j["timing"]["lower_bound"] = 1; }, "malformed result: timing.lower_bound is not a boolean"},
         {[&](json& j) { j["stderr_tail"] = big; }, "malformed result: stderr_tail is longer than 65536 bytes"},
         {[](json& j) { j["timing"] = json::array(); }, "malformed result: timing is not an object"},
         {[](json& j) { j["timing"].erase("reference"); }, "malformed result: timing.reference is missing"},
