@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -13,7 +14,7 @@ namespace {
 constexpr std::array<const char*, kRuleCount> kNames = {
     "streams", "threads",     "processes",       "environment", "proc_files",   "timers",
     "signals", "dynamic_loading", "host_asm",    "file_writes", "library_ops",  "vendor_libraries",
-    "precision", "cache_control"};
+    "precision", "cache_control", "include_paths"};
 
 const char* why(Rule rule) {
   switch (rule) {
@@ -53,6 +54,9 @@ const char* why(Rule rule) {
     case Rule::cache_control:
       return "a persisting-L2 carve-out outlives forward and changes the device for whatever runs next; every "
              "timed call gets fresh inputs, so it cannot help: remove it";
+    case Rule::include_paths:
+      return "a kernel includes headers by name (<torch/extension.h>, <cuda_fp16.h>), never a file by its path, a "
+             "device or a path a macro builds, and embeds no files (.incbin); include only what it compiles against";
   }
   return "";
 }
@@ -286,10 +290,17 @@ std::vector<std::pair<size_t, std::string>> host_asm(const std::string& code) {
     char c = code[i];
     if (c == '{') {
       if (depth == 0) {
-        std::string decl = code.substr(decl_start, i - decl_start);
-        device_block = decl.find("__global__") != std::string::npos || decl.find("__device__") != std::string::npos;
-        // A namespace or extern "C" block is not a function: its members decide for themselves.
-        bool scope = decl.find("namespace") != std::string::npos || decl.find("extern") != std::string::npos;
+        // By whole words: a host function named my__device__fn is host code
+        // (it passed until 2026-12-06), and so is a __host__ __device__ one.
+        bool global = false, device = false, host = false, scope = false;
+        for (const Token& d : tokens(code.substr(decl_start, i - decl_start))) {
+          global = global || d.name == "__global__";
+          device = device || d.name == "__device__";
+          host = host || d.name == "__host__";
+          // A namespace or extern "C" block is not a function: its members decide for themselves.
+          scope = scope || d.name == "namespace" || d.name == "extern";
+        }
+        device_block = global || (device && !host);
         if (scope) {
           decl_start = i + 1;
           continue;  // stays at depth 0
@@ -316,6 +327,42 @@ std::vector<std::pair<size_t, std::string>> host_asm(const std::string& code) {
                               [&](const auto& r) { return t.pos > r.first && t.pos < r.second; });
     if (!device) out.push_back({t.pos, t.name});
   }
+  return out;
+}
+
+// The offsets of includes a kernel has no use for: of an absolute path, of
+// a parent folder, of a device, or of a path a macro builds (#include P with
+// #define P </etc/shadow>); and asm's .incbin and .include, which embed a
+// file into the object wherever the asm stands. The compile sandbox sees no
+// file worth embedding; this says why before it runs.
+std::vector<std::pair<size_t, std::string>> include_paths(const std::string& with_strings) {
+  std::vector<std::pair<size_t, std::string>> out;
+  size_t line_start = 0;
+  while (line_start < with_strings.size()) {
+    size_t end = with_strings.find('\n', line_start);
+    if (end == std::string::npos) end = with_strings.size();
+    std::string_view line(with_strings.data() + line_start, end - line_start);
+    size_t k = line.find_first_not_of(" \t");
+    if (k != std::string_view::npos && line[k] == '#') {
+      k = line.find_first_not_of(" \t", k + 1);
+      size_t word_end = k == std::string_view::npos ? k : line.find_first_of(" \t<\"", k);
+      std::string_view word = k == std::string_view::npos ? std::string_view() : line.substr(k, word_end - k);
+      if (word == "include" || word == "include_next" || word == "import" || word == "embed") {
+        size_t p = word_end == std::string_view::npos ? line.size() : line.find_first_not_of(" \t", word_end);
+        std::string_view path = p == std::string_view::npos ? std::string_view() : line.substr(p);
+        while (!path.empty() && (path.back() == ' ' || path.back() == '\t' || path.back() == '\r')) path.remove_suffix(1);
+        const bool quoted = !path.empty() && (path[0] == '<' || path[0] == '"');
+        const std::string_view inner = quoted && path.size() >= 2 ? path.substr(1, path.size() - 2) : path;
+        if (!quoted || inner.empty() || inner[0] == '/' || inner.find("..") != std::string_view::npos ||
+            inner.find('\\') != std::string_view::npos)
+          out.push_back({line_start + k, "#" + std::string(word) + " " + std::string(path.substr(0, 60))});
+      }
+    }
+    line_start = end + 1;
+  }
+  for (std::string_view directive : {".incbin", ".include"})
+    for (size_t p = with_strings.find(directive); p != std::string::npos; p = with_strings.find(directive, p + 1))
+      out.push_back({p, std::string(directive)});
   return out;
 }
 
@@ -355,6 +402,7 @@ StaticPolicy::StaticPolicy() {
   for (Rule r : {Rule::processes, Rule::environment, Rule::proc_files, Rule::signals, Rule::dynamic_loading,
                  Rule::host_asm, Rule::file_writes, Rule::cache_control})
     actions[r] = RuleAction::reject;
+  actions[Rule::include_paths] = RuleAction::reject;
   for (Rule r : {Rule::streams, Rule::threads, Rule::timers, Rule::precision}) actions[r] = RuleAction::warn;
   for (Rule r : {Rule::library_ops, Rule::vendor_libraries}) actions[r] = RuleAction::off;
 }
@@ -405,6 +453,7 @@ std::vector<Finding> scan_source(const std::string& source, const StaticPolicy& 
       hits.emplace_back(p, Rule::proc_files, "\"" + std::string(dir) + "...\"");
     }
   }
+  for (auto& [pos, what] : include_paths(with_strings)) hits.emplace_back(pos, Rule::include_paths, what);
   std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   std::vector<Finding> out;
   std::set<std::pair<int, int>> seen;  // one finding per rule and line: the first token
@@ -414,6 +463,64 @@ std::vector<Finding> scan_source(const std::string& source, const StaticPolicy& 
     int line = line_of(source, pos);
     if (!seen.insert({static_cast<int>(rule), line}).second) continue;
     out.push_back({rule, action, line, what, why(rule)});
+  }
+  return out;
+}
+
+std::string candidate_lines(const std::string& preprocessed, const std::string& file_name) {
+  std::vector<std::string> lines;  // [line - 1]
+  bool own = false;
+  long at = 1;  // the source line the next output line stands for
+  size_t start = 0;
+  auto is_own = [&](std::string_view path) {
+    return path == file_name || (path.size() > file_name.size() && path[path.size() - file_name.size() - 1] == '/' &&
+                                 path.substr(path.size() - file_name.size()) == file_name);
+  };
+  while (start < preprocessed.size()) {
+    size_t end = preprocessed.find('\n', start);
+    if (end == std::string::npos) end = preprocessed.size();
+    std::string_view line(preprocessed.data() + start, end - start);
+    start = end + 1;
+    // A line marker: # 12 "file" flags (g++ -E), or #line 12 "file".
+    if (!line.empty() && line[0] == '#') {
+      std::string_view rest = line.substr(1);
+      if (rest.rfind("line", 0) == 0) rest.remove_prefix(4);
+      size_t d = rest.find_first_not_of(' ');
+      if (d != std::string_view::npos && std::isdigit(static_cast<unsigned char>(rest[d]))) {
+        long number = std::strtol(std::string(rest.substr(d, 12)).c_str(), nullptr, 10);
+        size_t q1 = rest.find('"'), q2 = q1 == std::string_view::npos ? q1 : rest.find('"', q1 + 1);
+        if (q2 != std::string_view::npos) own = is_own(rest.substr(q1 + 1, q2 - q1 - 1));
+        at = number;
+        continue;
+      }
+      if (rest.rfind("pragma", 0) == 0 && !own) continue;
+    }
+    if (own && at >= 1 && at <= 1000000) {
+      if (lines.size() < static_cast<size_t>(at)) lines.resize(static_cast<size_t>(at));
+      std::string& slot = lines[static_cast<size_t>(at - 1)];
+      slot += slot.empty() ? std::string(line) : " " + std::string(line);
+    }
+    ++at;
+  }
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+std::vector<Finding> scan_preprocessed(const std::string& own_lines, const std::vector<Finding>& source_findings,
+                                       const StaticPolicy& policy) {
+  StaticPolicy hidden;  // every rule off ...
+  (void)apply_policy(hidden, "off");
+  for (Rule r : {Rule::processes, Rule::environment, Rule::proc_files, Rule::signals, Rule::dynamic_loading,
+                 Rule::host_asm, Rule::file_writes, Rule::cache_control})
+    hidden.actions[r] = policy.action(r);  // ... but those a macro could hide
+  std::vector<Finding> out;
+  for (Finding& f : scan_source(own_lines, hidden)) {
+    bool known = std::any_of(source_findings.begin(), source_findings.end(),
+                             [&](const Finding& s) { return s.rule == f.rule && s.line == f.line; });
+    if (known) continue;
+    f.what += " (after the preprocessor)";
+    out.push_back(std::move(f));
   }
   return out;
 }

@@ -37,8 +37,9 @@ enum class Rule {
   vendor_libraries, // cuBLAS, cuDNN, cuBLASLt, cuFFT, CUTLASS
   precision,        // TF32 and reduced-precision switches: setAllowTF32CuBLAS, cublasSetMathMode ...
   cache_control,    // persisting-L2 carve-outs and access policy windows
+  include_paths,    // #include of an absolute path, a parent folder, a device or a macro; .incbin/.include in asm
 };
-inline constexpr int kRuleCount = 14;
+inline constexpr int kRuleCount = 15;
 
 enum class RuleAction { off, warn, reject };
 
@@ -74,6 +75,23 @@ struct Finding {
 // Every finding of every rule not off, in source order (one per rule and
 // line: its first token).
 std::vector<Finding> scan_source(const std::string& source, const StaticPolicy& policy);
+
+// The candidate's own lines of a preprocessor's output (what g++ -E, or
+// nvcc's host preprocessing, wrote for the candidate's translation unit),
+// each at its line in the source it came from, by the line markers
+// (`# 12 "candidate.cu"`); lines of headers are left out. Macros are
+// expanded there: a name built by token pasting or by a header's macro
+// (C10_CONCATENATE(get, env)) is spelt out.
+std::string candidate_lines(const std::string& preprocessed, const std::string& file_name);
+
+// The rules whose names a macro could hide (processes, environment,
+// proc_files, signals, dynamic_loading, host_asm, file_writes,
+// cache_control), run over candidate_lines(); findings that scan_source()
+// already made of the source itself (same rule and line) are left out. The
+// others (library ops, streams, timers ...) are not run there: the
+// expansions of LibTorch's own macros would trip them.
+std::vector<Finding> scan_preprocessed(const std::string& own_lines, const std::vector<Finding>& source_findings,
+                                       const StaticPolicy& policy);
 
 // The finding as one line: "line 12: cudaStreamCreate (streams): ...".
 std::string describe(const Finding& finding);

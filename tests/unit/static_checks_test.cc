@@ -138,6 +138,71 @@ TEST_SUITE("eval::scan_source") {
                                    "environment:getenv@4", "library_ops:at::gelu@5"});
   }
 
+  TEST_CASE("includes of a path, a device or a macro, and embedded files, are rejected; headers by name are not") {
+    const std::string src =
+        "#include <torch/extension.h>\n"           // 1: a header by name
+        "#include </etc/shadow>\n"                 // 2
+        "#  include \"../../secret.h\"\n"          // 3
+        "#define P </dev/zero>\n"                  // 4
+        "#include P\n"                             // 5: a path a macro builds
+        "#include_next </proc/self/environ>\n"     // 6
+        "// #include </etc/passwd> in a comment\n" // 7
+        "__device__ void k() { asm(\".incbin \\\"/root/.ssh/id_rsa\\\"\"); }\n"  // 8
+        "#include \"cuda_fp16.h\"\n";             // 9
+    auto findings = scan_source(src, StaticPolicy{});
+    std::vector<std::string> lines;
+    for (const Finding& f : findings)
+      if (f.rule == Rule::include_paths) lines.push_back(std::to_string(f.line));
+    CHECK(lines == std::vector<std::string>{"2", "3", "5", "6", "8"});
+    CHECK(eval::rejection_message(findings).rfind("static check 'include_paths': line 2 uses #include </etc/shadow>", 0) == 0);
+  }
+
+  TEST_CASE("host asm is found by whole words: a host function named __device__-something, or __host__ __device__") {
+    const std::string src =
+        "void my__device__fn() { asm(\"rdtsc\"); }\n"               // 1: host code
+        "__host__ __device__ int both() { asm(\"nop\"); return 0; }\n"  // 2: compiled for the host too
+        "__device__ int dev() { asm(\"nop\"); return 0; }\n"          // 3: device only
+        "__global__ void my_extern_kernel() { asm(\"nop\"); }\n";     // 4: a kernel, not an extern block
+    std::vector<int> lines;
+    for (const Finding& f : scan_source(src, StaticPolicy{}))
+      if (f.rule == Rule::host_asm) lines.push_back(f.line);
+    CHECK(lines == std::vector<int>{1, 2});
+  }
+
+  TEST_CASE("the preprocessed candidate: its own lines at their numbers, what macros built spelt out") {
+    // As g++ -E writes it: a header's lines between markers, the candidate's
+    // macro expanded where it was used.
+    const std::string pre =
+        "# 1 \"candidate.cpp\"\n"
+        "# 1 \"<built-in>\"\n"
+        "# 1 \"candidate.cpp\"\n"
+        "# 1 \"/usr/include/stdlib.h\" 1 3 4\n"
+        "extern char *getenv (const char *__name);\n"
+        "# 2 \"candidate.cpp\" 2\n"
+        "\n"
+        "\n"
+        "const char* k() { return getenv(\"HOME\"); }\n"
+        "int x = syscall(39);\n";
+    const std::string own = eval::candidate_lines(pre, "candidate.cpp");
+    CHECK(own == "\n\n\nconst char* k() { return getenv(\"HOME\"); }\nint x = syscall(39);\n");
+    // The source as written: CAT(get, env) on line 4, SYS(39) on line 5.
+    const std::string src =
+        "#include <stdlib.h>\n#define CAT(a, b) a##b\n#define SYS syscall\n"
+        "const char* k() { return CAT(get, env)(\"HOME\"); }\nint x = SYS(39);\n";
+    auto before = scan_source(src, StaticPolicy{});
+    CHECK(before.empty());
+    auto after = eval::scan_preprocessed(own, before, StaticPolicy{});
+    CHECK(rules_of(after) == std::vector<std::string>{"environment:getenv (after the preprocessor)@4",
+                                                      "processes:syscall (after the preprocessor)@5"});
+    // Rules a header's macros would trip are not run on the expansion.
+    StaticPolicy strict;
+    strict.actions[Rule::library_ops] = RuleAction::reject;
+    CHECK(eval::scan_preprocessed("auto y = at::relu(x);\n", {}, strict).empty());
+    // A finding the source scan made is not made twice.
+    auto plain = scan_source("int x = syscall(39);\n", StaticPolicy{});
+    CHECK(eval::scan_preprocessed("int x = syscall(39);\n", plain, StaticPolicy{}).empty());
+  }
+
   TEST_CASE("rule and action names parse, and unknown ones say what is known") {
     for (int i = 0; i < eval::kRuleCount; ++i) {
       auto r = static_cast<Rule>(i);
