@@ -33,6 +33,24 @@ TEST_SUITE("eval::worker::draw_inputs") {
     CHECK_FALSE(torch::equal(draw(tensor(""), 7), draw(tensor(""), 8)));
   }
 
+  TEST_CASE("a large cpu draw, filled in chunks on every core, follows the seed and keeps its distribution") {
+    auto big = tensor("", {4, 1 << 19});  // 2M elements: eight chunks
+    auto a = draw(big), b = draw(big);
+    CHECK(torch::equal(a, b));
+    CHECK_FALSE(torch::equal(a, draw(big, 8)));
+    // No chunk repeats another: each has a generator of its own.
+    auto flat = a.reshape({-1});
+    CHECK_FALSE(torch::equal(flat.slice(0, 0, 1 << 18), flat.slice(0, 1 << 18, 2 << 18)));
+    CHECK(std::abs(a.mean().item<double>()) < 0.005);
+    CHECK(a.std().item<double>() == doctest::Approx(1).epsilon(0.005));
+    auto u = tensor("", {4, 1 << 19});
+    u.draw = {eval::DrawSpec::Kind::uniform, -2, 3};
+    auto v = draw(u);
+    CHECK(v.min().item<double>() >= -2);
+    CHECK(v.max().item<double>() < 3);
+    CHECK(v.mean().item<double>() == doctest::Approx(0.5).epsilon(0.01));
+  }
+
   TEST_CASE("symmetric: every matrix equals its transpose, exactly, and is not all zero") {
     at::Tensor t = draw(tensor("symmetric"));
     CHECK(torch::equal(t, t.transpose(-2, -1)));
