@@ -111,7 +111,7 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   }
 
   const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
-  TRY(base::make_dirs(tmp_parent, 0755));
+  TRY(base::make_dirs(tmp_parent, kFolderMode));
   TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "batch"));
   const std::string source_path = (fs::path(tmp) / "batch.cpp").string();
   TRY(base::write_file(source_path, source));
@@ -156,7 +156,7 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
   fs::remove(fs::path(tmp) / "batch.o", ec);
   TRY(seal(tmp));
-  TRY(base::make_dirs(entry.parent_path().string(), 0755));
+  TRY(base::make_dirs(entry.parent_path().string(), kFolderMode));
   fs::rename(tmp, entry, ec);
   if (ec) fs::remove_all(tmp, ec);  // another process stored it first
   TRY_ASSIGN(std::vector<CompiledLibrary> out, read_batch(entry, jobs.size()));

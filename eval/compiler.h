@@ -16,10 +16,12 @@
 // (successful or not) is a lookup. Entries are written to a temporary folder
 // and renamed into place, so several processes may share one cache.
 //
-// The cache is trusted code: its folders are 0755 and its files 0644 whatever
-// the umask (the sandboxed candidate runs under another uid and must not write
-// them), and meta.json records the SHA-256 of lib.so. A hit whose lib.so is
-// missing or no longer matches is removed and compiled again, with a note.
+// The cache is trusted code, private to its owner: its folders are 0700 and
+// its files 0600 whatever the umask (the runner reads no file of it: it gets
+// its library through a sealed descriptor; the judge reads the cache as
+// refinery's own uid), and meta.json records the SHA-256 of lib.so. A hit
+// whose lib.so is missing or no longer matches is removed and compiled again,
+// with a note.
 //
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed

@@ -215,31 +215,52 @@ TEST_SUITE("eval::CompileService") {
     CHECK(f.runner.compiles == 4);
   }
 
-  TEST_CASE("a fresh entry is 0755 and 0644 throughout, even under umask 0") {
+  TEST_CASE("a fresh entry is 0700 and 0600 throughout, even under umask 0") {
     Fixture f;
     f.options.use_pch = true;
+    f.options.cache_dir = f.cache + "/fresh";  // made by the service
     Umask open_umask(0);
     eval::CompileService service(f.toolchain, f.options, f.runner);
     auto r = service.compile(f.job("int forward();"));
     REQUIRE(r.ok());
     fs::path entry = fs::path(r->library_path).parent_path();
-    CHECK(mode_of(entry) == 0755);
-    CHECK(mode_of(entry.parent_path()) == 0755);                 // objects/<kk>
-    CHECK(mode_of(entry.parent_path().parent_path()) == 0755);   // objects
-    CHECK(mode_of(fs::path(f.cache) / "tmp") == 0755);
+    CHECK(mode_of(entry) == 0700);
+    CHECK(mode_of(entry.parent_path()) == 0700);                 // objects/<kk>
+    CHECK(mode_of(entry.parent_path().parent_path()) == 0700);   // objects
+    CHECK(mode_of(f.options.cache_dir) == 0700);
+    for (const char* own : {"tmp", "pch", "include"}) CHECK_MESSAGE(mode_of(f.options.cache_dir + "/" + own) == 0700, own);
     int files = 0;
     for (const auto& e : fs::recursive_directory_iterator(entry)) {
-      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
       ++files;
     }
     CHECK(files == 4);  // candidate.cpp, lib.so, compile.log, meta.json
-    // The precompiled header every compile includes, too.
-    int pch_files = 0;
-    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.cache) / "pch")) {
-      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
+    // The precompiled header every compile includes, and refinery's own headers, too.
+    int pch_files = 0, headers = 0;
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.options.cache_dir) / "pch")) {
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
       pch_files += e.is_regular_file();
     }
     CHECK(pch_files == 3);  // the header, its .gch and the lock
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.options.cache_dir) / "include")) {
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
+      headers += e.is_regular_file();
+    }
+    CHECK(headers > 1);
+  }
+
+  TEST_CASE("a cache an older refinery left readable by all is made private; a root that exists is left as it is") {
+    Fixture f;
+    Umask open_umask(0);
+    fs::permissions(f.cache, static_cast<fs::perms>(0755));
+    for (const char* own : {"objects", "pch", "include", "tmp"}) {
+      fs::create_directories(fs::path(f.cache) / own);
+      fs::permissions(fs::path(f.cache) / own, static_cast<fs::perms>(0755));
+    }
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    REQUIRE(service.compile(f.job("int forward();")).ok());
+    for (const char* own : {"objects", "pch", "include", "tmp"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / own) == 0700, own);
+    CHECK(mode_of(f.cache) == 0755);  // --cache-dir may name a folder that is not refinery's alone
   }
 
   TEST_CASE("the cuda backend without nvcc is a service error") {
