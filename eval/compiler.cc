@@ -137,6 +137,7 @@ CompileService::CompileService(Toolchain toolchain, CompileOptions options,
                                base::ProcessRunner& runner)
     : toolchain_(std::move(toolchain)),
       options_(std::move(options)),
+      redactor_(options_.secrets),
       runner_(runner),
       slots_(options_.max_parallel > 0 ? options_.max_parallel
                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
@@ -431,6 +432,9 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (transient)
     out.log += "\nrefinery: the compile failed twice for a reason that may not be the source's (" + *transient +
                "); not cached";
+  // Before anything is stored: a source can have the compiler quote a secret
+  // (an #include of another process's environ, say).
+  for (std::string* text : {&out.log, &out.command, &out.headers}) *text = redactor_.redact(*text);
   if (r.timed_out || transient) {  // not cached: a less loaded machine may finish next time
     fs::remove_all(tmp, ec);
     return noted(out);

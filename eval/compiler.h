@@ -23,6 +23,9 @@
 // whose lib.so is missing or no longer matches is removed and compiled again,
 // with a note.
 //
+// Compile logs are stored as they are returned: redacted of the secrets in
+// CompileOptions::secrets.
+//
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed
 // (cannot write the cache, cannot run the compiler).
@@ -35,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "base/redact.h"
 #include "base/result.h"
 #include "base/subprocess.h"
 #include "eval/job.h"
@@ -61,6 +65,10 @@ struct CompileOptions {
   bool lean_headers = true;       // nvcc: lean umbrella headers where safe (lean_headers.h)
   double timeout_seconds = 300;
   int max_parallel = 0;           // compiles at once; 0 = one per core
+  // Values (API keys) replaced by [REDACTED] in the log, the command and the
+  // headers note of every compile, before they are stored or returned
+  // (base/redact.h): a source may have the compiler quote what it found.
+  std::vector<std::string> secrets;
 };
 
 struct CompileJob {
@@ -130,6 +138,7 @@ class CompileService {
 
   Toolchain toolchain_;
   CompileOptions options_;
+  base::Redactor redactor_;  // of options_.secrets
   base::ProcessRunner& runner_;
   std::mutex mutex_;  // guards versions_, pch_dir_ and compat_dir_
   std::vector<std::pair<std::string, std::string>> versions_;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <thread>
 
 #include "base/fs.h"
@@ -171,7 +172,14 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.library_only = options.library_only;
   s.launch_watch = options.launch_watch;
   s.timing_trace = options.timing_trace;
-  s.secrets = base::secrets_from_environment(eval::current_environment(), {});
+  // Every text of an outcome, and every compile log before the cache stores it, is redacted of these.
+  const std::vector<std::string> environment = eval::current_environment();
+  s.secrets = base::secrets_from_environment(environment, options.secret_names);
+  for (const auto& name : base::unredactable_secret_names(environment, options.secret_names))
+    std::fprintf(stderr,
+                 "refinery: warning: %s holds a value of fewer than %zu characters, too short to redact: "
+                 "a candidate that finds it can have it appear in records and prompts\n",
+                 name.c_str(), base::Redactor::kMinLength);
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;
     s.profile.metrics = options.metrics.empty() ? profiler::default_metrics() : options.metrics;
@@ -184,6 +192,7 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   eval::CompileOptions co;
   co.cache_dir = options.cache_dir.empty() ? base::default_cache_dir() : options.cache_dir;
   co.lean_headers = options.lean_headers;
+  co.secrets = s.secrets;
   co.cuda_arch = !options.cuda_arch.empty() ? options.cuda_arch : probe.arch.empty() ? "90a" : probe.arch;
   ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
 

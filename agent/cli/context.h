@@ -53,6 +53,9 @@ struct EvalOptions {
   bool timing_trace = false;             // --timing-trace
   std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
   int runners = 1;                       // cpu: evaluations run (and timed) at once
+  // Variables whose values are secrets whatever their names (a config's
+  // models' api_key_env), besides those named like one (base/redact.h).
+  std::vector<std::string> secret_names;
 };
 
 // The flags of eval_flags(), range-checked; a bad value is a usage error.

@@ -95,6 +95,28 @@ TEST_SUITE("eval::CompileService") {
     CHECK(again->log == r->log);
   }
 
+  TEST_CASE("a secret the compiler quotes is redacted before the log is stored") {
+    Fixture f;
+    f.options.secrets = {"sk-test-compile-secret", "pw42"};
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto r = service.compile(f.job("QUOTE(environ: KEY=sk-test-compile-secret PASS=pw42) forward();"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->ok);
+    CHECK(r->log.find("error: environ: KEY=[REDACTED] PASS=[REDACTED]") != std::string::npos);
+    fs::path entry = fs::path(f.cache) / "objects" / r->key.substr(0, 2) / r->key;
+    for (const auto& e : fs::recursive_directory_iterator(entry)) {
+      if (e.path().filename() == "candidate.cpp") continue;  // the source as the model wrote it
+      auto text = base::read_file(e.path().string());
+      REQUIRE(text.ok());
+      CHECK_MESSAGE(text->find("sk-test-compile-secret") == std::string::npos, e.path());
+      CHECK_MESSAGE(text->find("pw42") == std::string::npos, e.path());
+    }
+    auto hit = service.compile(f.job("QUOTE(environ: KEY=sk-test-compile-secret PASS=pw42) forward();"));
+    REQUIRE(hit.ok());
+    CHECK(hit->cached);
+    CHECK(hit->log == r->log);
+  }
+
   TEST_CASE("a failure that may not be the source's is tried again, then reported but never cached") {
     Fixture f;
     eval::CompileService service(f.toolchain, f.options, f.runner);
