@@ -105,8 +105,10 @@ std::string full_headers_because(const std::string& why_not) {
 
 
 // The entry stored at dir, or why it cannot be used (the Error's message). An
-// ok entry is used only when its lib.so has the SHA-256 meta.json recorded.
-Result<CompiledLibrary> read_entry(const fs::path& dir) {
+// ok entry is used only when its lib.so has the SHA-256 meta.json recorded,
+// and when it is no larger than the cache keeps.
+Result<CompiledLibrary> read_entry(const fs::path& dir, const CompileCache& cache) {
+  if (auto why = cache.oversize(dir.string())) return Error{*why};
   auto text = base::read_file((dir / "meta.json").string());
   if (!text) return Error{"meta.json cannot be read"};
   auto meta = nlohmann::json::parse(*text, nullptr, false);
@@ -138,6 +140,7 @@ CompileService::CompileService(Toolchain toolchain, CompileOptions options,
     : toolchain_(std::move(toolchain)),
       options_(std::move(options)),
       redactor_(options_.secrets),
+      cache_(fs::absolute(options_.cache_dir).string(), options_.limits),
       runner_(runner),
       slots_(options_.max_parallel > 0 ? options_.max_parallel
                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
@@ -342,15 +345,17 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   CompiledLibrary out;
   out.key = key;
   std::error_code ec;
-  if (fs::exists(entry, ec)) {
-    auto stored = read_entry(entry);
+  if (Lease held = cache_.lease(entry.string())) {
+    auto stored = read_entry(entry, cache_);
     if (stored) {
       stored->key = key;
+      stored->lease = std::move(held);
       return stored;
     }
     // Not used: removed, and compiled again as if it had never been there.
     out.cache_note = "refinery: cache object " + object + ": " + stored.error().message + "; recompiled";
-    fs::remove_all(entry, ec);
+    held.reset();
+    cache_.remove(entry.string());
   }
   // The note is this call's, not the entry's: a later hit does not repeat it.
   auto noted = [](CompiledLibrary lib) {
@@ -439,6 +444,12 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     fs::remove_all(tmp, ec);
     return noted(out);
   }
+  if (auto why = cache_.oversize(tmp)) {  // not cached: a smaller limit is no property of the source
+    out.ok = false;
+    out.log += "\nrefinery: " + *why + "; not cached";
+    fs::remove_all(tmp, ec);
+    return noted(out);
+  }
   if (out.ok) {
     auto digest = base::sha256_file_hex((fs::path(tmp) / "lib.so").string());
     if (digest) {
@@ -456,18 +467,17 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (out.ok) meta["lib_sha256"] = out.digest;
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
   TRY(seal(tmp));
-  TRY(base::make_dirs(entry.parent_path().string(), kFolderMode));
-  fs::rename(tmp, entry, ec);
-  if (ec) {
-    // Another process stored the same key first, or the rename failed: use
-    // what is there, if it checks out.
-    fs::remove_all(tmp, ec);
-    auto stored = read_entry(entry);
-    if (!stored)
-      return Error{"cannot store compiled library in " + entry.string() + ": " + stored.error().message};
-    out.digest = stored->digest;
+  TRY_ASSIGN(CompileCache::Stored stored, cache_.store(tmp, entry.string()));
+  if (!stored.ours) {
+    // Another process stored the same key first: use what is there, if it checks out.
+    auto theirs = read_entry(entry, cache_);
+    if (!theirs)
+      return Error{"cannot store compiled library in " + entry.string() + ": " + theirs.error().message};
+    out.digest = theirs->digest;
   }
+  out.lease = std::move(stored.lease);
   out.library_path = (entry / "lib.so").string();
+  (void)cache_.evict(std::chrono::system_clock::now());
   return noted(out);
 }
 

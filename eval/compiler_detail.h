@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "base/result.h"
+#include "eval/compile_cache.h"
 #include "eval/compiler.h"
 
 namespace eval::detail {
 
 inline constexpr const char* kPchHeader = "refinery_torch_all.h";
-// The cache is private to its owner: folders 0700, files 0600, whatever the umask.
-inline constexpr unsigned kFolderMode = 0700, kFileMode = 0600;
+inline constexpr unsigned kFolderMode = kCacheFolderMode, kFileMode = kCacheFileMode;
 
 // -std, -O, LibTorch's defines and include folders.
 std::vector<std::string> common_flags(const Toolchain& t);

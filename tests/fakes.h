@@ -62,6 +62,14 @@ class FakeCompiler : public base::ProcessRunner {
       r.err = source + ":1:1: error: BROKEN is not a type\n";
       return r;
     }
+    // BIG(n): a library of n bytes (sparse: nothing is written but its end).
+    if (auto at = text.ok() ? text->find("BIG(") : std::string::npos; at != std::string::npos) {
+      std::ofstream big(output);
+      big.seekp(std::stoll(text->substr(at + 4)) - 1);
+      big.put('x');
+      ++compiles;
+      return r;
+    }
     std::ofstream(output) << "fake library";
     ++compiles;
     return r;

@@ -235,6 +235,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.timeout = e.timeout;
   options.seed = config->seed;
   options.cache_dir = args->get("cache-dir");
+  options.cache_max_bytes = e.cache_max_bytes;
   options.problems_dir = args->get("problems");
   bool profile_feedback = false;
   for (const auto& s : config->strategies)

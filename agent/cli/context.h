@@ -36,6 +36,7 @@ struct EvalOptions {
   double timeout = 300;                  // seconds before the worker is killed
   std::string cuda_arch;                 // empty: the GPU's, else 90a
   std::string cache_dir;                 // empty: base::default_cache_dir()
+  uint64_t cache_max_bytes = 5ull << 30;  // --cache-max-size, eval.cache_max_size; 0: no limit
   std::string problems_dir;              // empty: eval::default_problems_root()
   std::string profiler;                  // empty (none), cupti or ncu
   std::vector<std::string> metrics;      // empty: profiler::default_metrics()
