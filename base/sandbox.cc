@@ -23,6 +23,7 @@
 #include <fstream>
 #include <set>
 
+#include "base/fs.h"
 #include "base/text.h"
 
 namespace base {
@@ -31,11 +32,23 @@ namespace {
 // One step of building the child's root, prepared in the parent so that the
 // child only makes system calls.
 struct MountStep {
-  enum Kind { make_dir, make_file, make_link, bind, remount, tmpfs, proc } kind;
+  enum Kind { make_dir, make_file, make_link, bind, remount, remount_tree, tmpfs, proc } kind;
   std::string path;    // inside the new root (already prefixed)
   std::string source;  // bind: host path; make_link: link target; tmpfs: options
   unsigned long flags = 0;
   std::string what;    // for the failure message
+  // remount_tree: every mount below `path` and its remount flags, for a
+  // kernel without mount_setattr (or when `walk`).
+  std::vector<std::pair<std::string, unsigned long>> below = {};
+  bool walk = false;
+};
+
+// mount_setattr(2) (Linux 5.12), declared here for C libraries older than glibc 2.36.
+constexpr long kSysMountSetattr = 442;  // x86_64
+constexpr unsigned kAtRecursive = 0x8000;
+constexpr uint64_t kMountAttrRdonly = 0x1, kMountAttrNosuid = 0x2;
+struct MountAttr {
+  uint64_t attr_set, attr_clr, propagation, userns_fd;
 };
 
 // Where the child stopped, sent back through the status pipe.
@@ -103,9 +116,32 @@ std::string canonical(const std::string& path) {
   return realpath(path.c_str(), buf) ? std::string(buf) : "";
 }
 
+// The steps that make the bind at `host` (bound at root + host) read-only,
+// with every mount below it: the bind's own remount, then the mounts below
+// (MS_REMOUNT applies to one mount; a bind with MS_REC copies them all).
+void read_only_steps(const std::string& root, const std::string& host, const std::vector<Mount>& mounts, bool walk,
+                     std::vector<MountStep>& steps) {
+  steps.push_back({MountStep::remount, root + host, "", MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(host),
+                   host});
+  MountStep tree{MountStep::remount_tree, root + host, "", 0, host + " (the mounts below it)"};
+  tree.walk = walk;
+  std::vector<std::string> points;
+  for (const auto& m : mounts)
+    if (m.point != host && is_under(m.point, host)) points.push_back(m.point);
+  std::sort(points.begin(), points.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  for (const auto& point : points)
+    tree.below.emplace_back(root + point, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(point));
+  steps.push_back(std::move(tree));
+}
+
 // The plan for the child's root: every folder, file, link and mount, in order.
 std::vector<MountStep> plan_root(const SandboxOptions& o) {
   const std::string root = o.root_dir;
+  auto mountinfo = read_file("/proc/self/mountinfo");
+  const std::vector<Mount> mounts = mountinfo ? parse_mountinfo(*mountinfo) : std::vector<Mount>{};
   std::vector<MountStep> steps;
   std::set<std::string> made;
   auto make_parents = [&](const std::string& path) {
@@ -163,8 +199,7 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
       steps.push_back({MountStep::make_file, root + b, "", 0, b});
     }
     steps.push_back({MountStep::bind, root + b, b, MS_BIND | MS_REC, b});
-    steps.push_back({MountStep::remount, root + b, "",
-                     MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(b), b});
+    read_only_steps(root, b, mounts, o.remount_by_walk, steps);
   }
 
   // A /dev of the few nodes a program and the NVIDIA driver need.
@@ -183,6 +218,9 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
     bool dir = S_ISDIR(st.st_mode);
     steps.push_back({dir ? MountStep::make_dir : MountStep::make_file, root + host, "", 0, host});
     steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? static_cast<unsigned long>(MS_REC) : 0ul), host});
+    // A folder of nodes (/dev/nvidia-caps) is read-only too: a device node
+    // opens for writing on a read-only mount all the same.
+    if (dir) read_only_steps(root, host, mounts, o.remount_by_walk, steps);
   }
   steps.push_back({MountStep::make_link, root + "/dev/fd", "/proc/self/fd", 0, "/dev/fd"});
   steps.push_back({MountStep::make_dir, root + "/dev/shm", "", 0, "/dev/shm"});
@@ -216,6 +254,15 @@ int run_step(const MountStep& s) {
       return mount(s.source.c_str(), s.path.c_str(), nullptr, s.flags, nullptr);
     case MountStep::remount:
       return mount(nullptr, s.path.c_str(), nullptr, s.flags, nullptr);
+    case MountStep::remount_tree: {
+      if (!s.walk) {
+        MountAttr attr{kMountAttrRdonly | kMountAttrNosuid, 0, 0, 0};
+        if (syscall(kSysMountSetattr, AT_FDCWD, s.path.c_str(), kAtRecursive, &attr, sizeof attr) == 0) return 0;
+      }
+      for (const auto& [path, flags] : s.below)
+        if (mount(nullptr, path.c_str(), nullptr, flags, nullptr) != 0) return -1;
+      return 0;
+    }
     case MountStep::tmpfs:
       return mount("tmpfs", s.path.c_str(), "tmpfs", s.flags, s.source.c_str());
     case MountStep::proc:

@@ -3,7 +3,7 @@
 // spawn_sandboxed() clones a child into new PID, mount, network, IPC and UTS
 // namespaces (inside a new user namespace when the caller is not root),
 // builds it a root of its own on a tmpfs (system folders and the listed paths
-// bound read-only, a fresh /proc of its PID namespace, a /dev holding only
+// bound read-only, every mount below them too, a fresh /proc of its PID namespace, a /dev holding only
 // null, zero, full, random, urandom and the NVIDIA device nodes, one
 // size-capped scratch tmpfs at /tmp, which is also HOME and the working
 // folder), pivots into it and detaches the old root, starts a new session,
@@ -47,6 +47,10 @@ struct SandboxOptions {
   uint64_t scratch_bytes = 256ull << 20;  // the /tmp tmpfs
   unsigned uid = 65534, gid = 65534;   // the identity taken when the caller is root
   std::vector<ResourceLimit> limits;
+  // Submounts of the bound folders are made read-only with mount_setattr(2)
+  // (AT_RECURSIVE) where the kernel has it (5.12), else one by one from
+  // /proc/self/mountinfo; true takes the second way everywhere (for tests).
+  bool remount_by_walk = false;
 };
 
 // What applied. `missing` names each layer that did not, with the reason.
