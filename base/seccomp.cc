@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@ constexpr int kDenied[] = {
     SYS_bpf, SYS_perf_event_open, SYS_keyctl, SYS_add_key, SYS_request_key,
     SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register, SYS_userfaultfd,
     SYS_setpriority, SYS_sched_setscheduler, SYS_sched_setparam, SYS_sched_setattr, SYS_ioprio_set,
+    SYS_sched_setaffinity, SYS_personality,
     SYS_iopl, SYS_ioperm, SYS_swapon, SYS_swapoff, SYS_reboot, SYS_acct, SYS_quotactl,
     SYS_name_to_handle_at, SYS_open_by_handle_at, SYS_syslog, SYS_fanotify_init,
     SYS_execve, SYS_execveat,
@@ -54,6 +56,16 @@ Status install_runner_filter(bool allow_processes) {
     f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(nr), 0, 1));
     f.push_back(stmt(BPF_RET | BPF_K, deny));
   }
+  // socket: no netlink (the kernel's configuration interfaces, audit, uevents)
+  // and no vsock (a way to the hypervisor's host); the domain is an int, the
+  // low word of args[0] on x86_64.
+  f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 4));
+  f.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
+  f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 1, 0));
+  f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, 0, 1));
+  f.push_back(stmt(BPF_RET | BPF_K, deny));
+  // The accumulator holds args[0] or nr here: reload nr for the checks below.
+  f.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
   f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1));
   f.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)));
   if (!allow_processes) {

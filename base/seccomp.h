@@ -9,10 +9,12 @@
 // kernels or modules (kexec_*, *_module), bpf, perf_event_open, keyrings,
 // io_uring (which would bypass the filter), userfaultfd, raising priority or
 // changing scheduling (setpriority, sched_setscheduler/param/attr,
-// ioprio_set), new programs (execve, execveat) and new processes (fork,
-// vfork, and clone without CLONE_THREAD, unless allow_processes). clone3
-// answers ENOSYS so that libc falls back to clone, whose flags the filter can
-// read. Calls of another architecture's ABI (x32, i386) kill the process.
+// sched_setaffinity, ioprio_set), personality (no ASLR, READ_IMPLIES_EXEC),
+// netlink and vsock sockets (socket with AF_NETLINK or AF_VSOCK), new
+// programs (execve, execveat) and new processes (fork, vfork, and clone
+// without CLONE_THREAD, unless allow_processes). clone3 answers ENOSYS so
+// that libc falls back to clone, whose flags the filter can read. Calls of
+// another architecture's ABI (x32, i386) kill the process.
 //
 // Irreversible for the process. Call before loading untrusted code.
 #pragma once
