@@ -163,7 +163,7 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   TRY(seal(tmp));
   TRY_ASSIGN(CompileCache::Stored stored, cache_.store(tmp, entry.string()));  // or another process's, stored first
   TRY_ASSIGN(std::vector<CompiledLibrary> out, read_batch(entry, jobs.size(), cache_));
-  (void)cache_.evict(std::chrono::system_clock::now());
+  (void)cache_.after_store(entry.string(), std::chrono::system_clock::now());
   for (auto& lib : out) {
     lib.lease = stored.lease;
     lib.cached = false;

@@ -28,6 +28,8 @@ constexpr auto kStaleTemporary = std::chrono::hours(24);
 // Eviction, once it starts, goes down to this share of max_bytes, so that it
 // does not run again at the next store.
 constexpr uint64_t kEvictToPercent = 90;
+// A store walks objects/ at least this often, whatever this process's count says.
+constexpr auto kWalkAtLeastEvery = std::chrono::minutes(10);
 
 int open_folder(const std::string& dir) { return open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
 
@@ -112,6 +114,23 @@ std::optional<std::string> CompileCache::oversize(const std::string& dir) const 
   if (limits_.max_object_bytes == 0 || bytes <= limits_.max_object_bytes) return std::nullopt;
   return "the compile's output is " + base::format_bytes(static_cast<double>(bytes)) + ", more than the " +
          base::format_bytes(static_cast<double>(limits_.max_object_bytes)) + " the cache keeps for one compile";
+}
+
+Eviction CompileCache::after_store(const std::string& entry, std::chrono::system_clock::time_point now) const {
+  const uint64_t bytes = folder_bytes(entry);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    count_.stored_since += bytes;
+    const bool due = !count_.walked || now - count_.at >= kWalkAtLeastEvery ||
+                     (limits_.max_bytes > 0 && count_.total + count_.stored_since > limits_.max_bytes);
+    if (!due) return {};
+  }
+  Eviction e = evict(now);
+  if (e.ran) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    count_ = {true, now, e.bytes_after, 0};
+  }
+  return e;
 }
 
 Eviction CompileCache::evict(std::chrono::system_clock::time_point now) const {

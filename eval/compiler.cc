@@ -477,7 +477,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   }
   out.lease = std::move(stored.lease);
   out.library_path = (entry / "lib.so").string();
-  (void)cache_.evict(std::chrono::system_clock::now());
+  (void)cache_.after_store(entry.string(), std::chrono::system_clock::now());
   return noted(out);
 }
 

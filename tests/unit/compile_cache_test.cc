@@ -416,6 +416,32 @@ TEST_SUITE("eval::CompileCache") {
     CHECK(cache.evict(now + chrono::hours(25)).stale_temporaries == 1);
   }
 
+  TEST_CASE("a store walks the cache when this process's count says it may be over its limit, or ten minutes on") {
+    CacheFolder c;
+    const std::string first = plant_entry(c.root, "ab01", 4096, chrono::hours(3));
+    const uint64_t one = eval::CompileCache::folder_bytes(first);
+    eval::CompileCache cache(c.root, {3 * one - 1, 1 << 30});  // two entries, not three
+    const auto now = chrono::system_clock::now();
+    CHECK(cache.after_store(first, now).ran);  // the first store walks: this process knows nothing yet
+    // Another process stores three more: this process's count does not know.
+    for (const char* key : {"ac01", "ad01", "ae01"}) plant_entry(c.root, key, 4096, chrono::hours(2));
+    const std::string mine = plant_entry(c.root, "af01", 4096, chrono::seconds(0));
+    CHECK_FALSE(cache.after_store(mine, now + chrono::minutes(1)).ran);  // two entries by its count: within
+    CHECK(fs::exists(first));
+    const std::string more = plant_entry(c.root, "ag01", 4096, chrono::seconds(0));
+    auto e = cache.after_store(more, now + chrono::minutes(2));  // three by its count: may be over
+    CHECK(e.ran);
+    CHECK(e.bytes_before == 6 * one);
+    CHECK(e.evicted == 4);  // down to 90% of the limit: the two newest stay
+    CHECK_FALSE(fs::exists(first));
+    CHECK(fs::exists(more));
+    // However little it stored, a process walks the cache ten minutes after its last walk.
+    eval::CompileCache roomy(c.root, {100 * one, 1 << 30});
+    CHECK(roomy.after_store(more, now).ran);
+    CHECK_FALSE(roomy.after_store(more, now + chrono::minutes(9)).ran);
+    CHECK(roomy.after_store(more, now + chrono::minutes(10)).ran);
+  }
+
   TEST_CASE("one process evicts at a time; the others skip it") {
     CacheFolder c;
     plant_entry(c.root, "ff01", 4096, chrono::hours(1));
