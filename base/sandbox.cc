@@ -57,6 +57,7 @@ struct ChildReport {
   int error = 0;
   int mount_step = -1;
   unsigned uid = 0;
+  int oom_score_adj = 0;
   bool unprivileged = false;
   bool no_new_privs = false;
 };
@@ -233,7 +234,7 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
 struct Prepared {
   std::vector<MountStep> steps;
   std::vector<char*> argv, envp;
-  std::string uid_map, gid_map;
+  std::string uid_map, gid_map, oom_score_adj;
   unsigned outer_uid = 0, outer_gid = 0;
   bool root = false;
 };
@@ -288,6 +289,11 @@ int run_step(const MountStep& s) {
         !write_proc_file("/proc/self/uid_map", p.uid_map))
       fail(kUserMap);
   }
+  // Before the identity goes: written with CAP_SYS_RESOURCE, the value is
+  // also the least the child may set again (oom_score_adj_min); without it,
+  // the runner's filter (base/seccomp.h) keeps model code from writing it.
+  if (!p.oom_score_adj.empty() && write_proc_file("/proc/self/oom_score_adj", p.oom_score_adj))
+    report.oom_score_adj = o.oom_score_adj;
   if (setsid() < 0) fail(kSession);
   if (mount_ns) {
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail(kMountPrivate);
@@ -384,6 +390,7 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
   p.root = geteuid() == 0;
   p.outer_uid = geteuid();
   p.outer_gid = getegid();
+  if (o.oom_score_adj != 0) p.oom_score_adj = std::to_string(o.oom_score_adj);
   p.uid_map = "0 " + std::to_string(p.outer_uid) + " 1";
   p.gid_map = "0 " + std::to_string(p.outer_gid) + " 1";
   SandboxOptions opts = o;
@@ -456,6 +463,7 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     child.layers.unprivileged = first.unprivileged;
     child.layers.no_new_privs = first.no_new_privs;
     child.layers.uid = first.uid;
+    child.layers.oom_score_adj = first.oom_score_adj;
     child.layers.missing = missing;
     if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the runner has refinery's uid and capabilities");
     return child;

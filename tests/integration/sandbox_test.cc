@@ -76,4 +76,10 @@ TEST_SUITE("base::spawn_sandboxed") {
       if (std::filesystem::exists("/sys/fs/cgroup")) CHECK(r.out.find(" /sys/fs/cgroup") != std::string::npos);
     }
   }
+
+  TEST_CASE("the child is the OOM killer's first choice") {
+    Ran r = sandboxed({"/usr/bin/cat", "/proc/self/oom_score_adj"});
+    CHECK(base::trim(r.out) == "1000");
+    CHECK(r.layers.oom_score_adj == 1000);
+  }
 }
