@@ -222,7 +222,8 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
                                      "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
-                                     "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners"},
+                                     "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners",
+                                     "cache_max_size"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -249,6 +250,12 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.choice("launch_watch", watch, {"true", "false"}));
     c.eval.launch_watch = watch == "true";
     TRY(er.integer("runners", c.eval.runners, 1, 256));
+    if (const YAML::Node& size = e["cache_max_size"]) {
+      TRY_ASSIGN(std::string text, yaml::as_string(doc, size, "cache_max_size"));
+      auto bytes = base::parse_bytes(text);
+      if (!bytes) return doc.error_at(size, "'cache_max_size' is a size such as 5GiB or 500MB, or 0 for no limit");
+      c.eval.cache_max_bytes = *bytes;
+    }
     if (const YAML::Node& dv = e["devices"]) {
       if (dv.IsScalar()) {
         TRY_ASSIGN(std::string all, yaml::as_string(doc, dv, "devices"));

@@ -91,6 +91,9 @@ struct EvalConfig {
   // (`all`): every GPU the worker sees. cpu: `runners` evaluations at once.
   std::vector<int> devices;
   int runners = 1;
+  // The compile cache's size: least recently used compiles go beyond it
+  // (eval/compile_cache.h); 0: no limit. Written as a size: 5GiB, 500MB.
+  uint64_t cache_max_bytes = 5ull << 30;
 };
 
 struct Config {

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +81,46 @@ std::string data_dir(const char* env_var, const std::string& name, const std::st
   std::error_code ec;
   if (fs::is_directory(installed, ec)) return installed.string();
   return (fs::path(source_dir) / name).string();
+}
+
+namespace {
+
+// mountinfo escapes space, tab, newline and backslash as \ooo.
+std::string unescape_octal(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      out += static_cast<char>(std::strtol(s.substr(i + 1, 3).c_str(), nullptr, 8));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split_on(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(s);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Mount> parse_mountinfo(const std::string& text) {
+  // "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue"
+  std::vector<Mount> out;
+  for (const auto& line : split_on(text, '\n')) {
+    std::istringstream in(line);
+    std::vector<std::string> f;
+    for (std::string w; in >> w;) f.push_back(w);
+    auto dash = std::find(f.begin(), f.end(), "-");
+    if (dash == f.end() || dash - f.begin() < 6 || f.end() - dash < 4) continue;
+    out.push_back({unescape_octal(f[3]), unescape_octal(f[4]), *(dash + 1), split_on(*(dash + 3), ',')});
+  }
+  return out;
 }
 
 std::string find_on_path(const std::string& name) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 
@@ -28,6 +29,16 @@ std::string executable_dir();
 // executable is installed as <prefix>/bin/... and that folder exists; else
 // <source_dir>/<name>, for a binary run from its build folder.
 std::string data_dir(const char* env_var, const std::string& name, const std::string& source_dir);
+
+// One line of /proc/<pid>/mountinfo: the mounted folder of its file system
+// (root), where it is mounted (point; both unescaped), the file system's type
+// and its super options.
+struct Mount {
+  std::string root, point, fstype;
+  std::vector<std::string> super_options;
+};
+// The lines of a mountinfo file's text, in its order; malformed lines are skipped.
+std::vector<Mount> parse_mountinfo(const std::string& text);
 
 // The absolute path of an executable found on $PATH, or "" (a name with a
 // slash is returned as it is).

@@ -41,11 +41,17 @@ std::string Redactor::redact(std::string_view text) const {
   return out;
 }
 
-std::vector<std::string> secrets_from_environment(const std::vector<std::string>& env,
-                                                  const std::vector<std::string>& extra_names) {
+namespace {
+
+struct NamedSecret {
+  std::string name, value;
+};
+
+// Every entry of env that secrets_from_environment() takes, with its name.
+std::vector<NamedSecret> named_secrets(const std::vector<std::string>& env, const std::vector<std::string>& extra_names) {
   static constexpr std::string_view kMarkers[] = {"KEY",  "TOKEN", "SECRET", "PASSWORD",
                                                   "PASSWD", "CREDENTIAL", "AUTH", "COOKIE"};
-  std::vector<std::string> out;
+  std::vector<NamedSecret> out;
   for (const auto& entry : env) {
     size_t eq = entry.find('=');
     if (eq == std::string::npos || eq + 1 == entry.size()) continue;
@@ -55,9 +61,36 @@ std::vector<std::string> secrets_from_environment(const std::vector<std::string>
     bool looks_secret = std::any_of(std::begin(kMarkers), std::end(kMarkers),
                                     [&](std::string_view m) { return upper.find(m) != std::string::npos; });
     std::string value = entry.substr(eq + 1);
-    if ((named || looks_secret) && std::find(out.begin(), out.end(), value) == out.end())
-      out.push_back(std::move(value));
+    if (named || (looks_secret && !looks_like_setting(value))) out.push_back({std::move(name), std::move(value)});
   }
+  return out;
+}
+
+}  // namespace
+
+bool looks_like_setting(std::string_view value) {
+  static constexpr std::string_view kWords[] = {"true", "false", "yes",  "no",      "on",      "off",
+                                                "none", "null",  "auto", "enabled", "disabled"};
+  std::string lower(value);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (std::find(std::begin(kWords), std::end(kWords), lower) != std::end(kWords)) return true;
+  return !value.empty() && value.size() <= 3 &&
+         std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::vector<std::string> secrets_from_environment(const std::vector<std::string>& env,
+                                                  const std::vector<std::string>& extra_names) {
+  std::vector<std::string> out;
+  for (auto& s : named_secrets(env, extra_names))
+    if (std::find(out.begin(), out.end(), s.value) == out.end()) out.push_back(std::move(s.value));
+  return out;
+}
+
+std::vector<std::string> unredactable_secret_names(const std::vector<std::string>& env,
+                                                   const std::vector<std::string>& extra_names) {
+  std::vector<std::string> out;
+  for (auto& s : named_secrets(env, extra_names))
+    if (s.value.size() < Redactor::kMinLength && !looks_like_setting(s.value)) out.push_back(std::move(s.name));
   return out;
 }
 

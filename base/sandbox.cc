@@ -23,6 +23,7 @@
 #include <fstream>
 #include <set>
 
+#include "base/fs.h"
 #include "base/text.h"
 
 namespace base {
@@ -31,11 +32,23 @@ namespace {
 // One step of building the child's root, prepared in the parent so that the
 // child only makes system calls.
 struct MountStep {
-  enum Kind { make_dir, make_file, make_link, bind, remount, tmpfs, proc } kind;
+  enum Kind { make_dir, make_file, make_link, bind, remount, remount_tree, tmpfs, proc } kind;
   std::string path;    // inside the new root (already prefixed)
   std::string source;  // bind: host path; make_link: link target; tmpfs: options
   unsigned long flags = 0;
   std::string what;    // for the failure message
+  // remount_tree: every mount below `path` and its remount flags, for a
+  // kernel without mount_setattr (or when `walk`).
+  std::vector<std::pair<std::string, unsigned long>> below = {};
+  bool walk = false;
+};
+
+// mount_setattr(2) (Linux 5.12), declared here for C libraries older than glibc 2.36.
+constexpr long kSysMountSetattr = 442;  // x86_64
+constexpr unsigned kAtRecursive = 0x8000;
+constexpr uint64_t kMountAttrRdonly = 0x1, kMountAttrNosuid = 0x2;
+struct MountAttr {
+  uint64_t attr_set, attr_clr, propagation, userns_fd;
 };
 
 // Where the child stopped, sent back through the status pipe.
@@ -44,6 +57,7 @@ struct ChildReport {
   int error = 0;
   int mount_step = -1;
   unsigned uid = 0;
+  int oom_score_adj = 0;
   bool unprivileged = false;
   bool no_new_privs = false;
 };
@@ -103,9 +117,32 @@ std::string canonical(const std::string& path) {
   return realpath(path.c_str(), buf) ? std::string(buf) : "";
 }
 
+// The steps that make the bind at `host` (bound at root + host) read-only,
+// with every mount below it: the bind's own remount, then the mounts below
+// (MS_REMOUNT applies to one mount; a bind with MS_REC copies them all).
+void read_only_steps(const std::string& root, const std::string& host, const std::vector<Mount>& mounts, bool walk,
+                     std::vector<MountStep>& steps) {
+  steps.push_back({MountStep::remount, root + host, "", MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(host),
+                   host});
+  MountStep tree{MountStep::remount_tree, root + host, "", 0, host + " (the mounts below it)"};
+  tree.walk = walk;
+  std::vector<std::string> points;
+  for (const auto& m : mounts)
+    if (m.point != host && is_under(m.point, host)) points.push_back(m.point);
+  std::sort(points.begin(), points.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  for (const auto& point : points)
+    tree.below.emplace_back(root + point, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(point));
+  steps.push_back(std::move(tree));
+}
+
 // The plan for the child's root: every folder, file, link and mount, in order.
 std::vector<MountStep> plan_root(const SandboxOptions& o) {
   const std::string root = o.root_dir;
+  auto mountinfo = read_file("/proc/self/mountinfo");
+  const std::vector<Mount> mounts = mountinfo ? parse_mountinfo(*mountinfo) : std::vector<Mount>{};
   std::vector<MountStep> steps;
   std::set<std::string> made;
   auto make_parents = [&](const std::string& path) {
@@ -163,8 +200,7 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
       steps.push_back({MountStep::make_file, root + b, "", 0, b});
     }
     steps.push_back({MountStep::bind, root + b, b, MS_BIND | MS_REC, b});
-    steps.push_back({MountStep::remount, root + b, "",
-                     MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(b), b});
+    read_only_steps(root, b, mounts, o.remount_by_walk, steps);
   }
 
   // A /dev of the few nodes a program and the NVIDIA driver need.
@@ -183,6 +219,9 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
     bool dir = S_ISDIR(st.st_mode);
     steps.push_back({dir ? MountStep::make_dir : MountStep::make_file, root + host, "", 0, host});
     steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? static_cast<unsigned long>(MS_REC) : 0ul), host});
+    // A folder of nodes (/dev/nvidia-caps) is read-only too: a device node
+    // opens for writing on a read-only mount all the same.
+    if (dir) read_only_steps(root, host, mounts, o.remount_by_walk, steps);
   }
   steps.push_back({MountStep::make_link, root + "/dev/fd", "/proc/self/fd", 0, "/dev/fd"});
   steps.push_back({MountStep::make_dir, root + "/dev/shm", "", 0, "/dev/shm"});
@@ -195,7 +234,7 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
 struct Prepared {
   std::vector<MountStep> steps;
   std::vector<char*> argv, envp;
-  std::string uid_map, gid_map;
+  std::string uid_map, gid_map, oom_score_adj;
   unsigned outer_uid = 0, outer_gid = 0;
   bool root = false;
 };
@@ -216,6 +255,15 @@ int run_step(const MountStep& s) {
       return mount(s.source.c_str(), s.path.c_str(), nullptr, s.flags, nullptr);
     case MountStep::remount:
       return mount(nullptr, s.path.c_str(), nullptr, s.flags, nullptr);
+    case MountStep::remount_tree: {
+      if (!s.walk) {
+        MountAttr attr{kMountAttrRdonly | kMountAttrNosuid, 0, 0, 0};
+        if (syscall(kSysMountSetattr, AT_FDCWD, s.path.c_str(), kAtRecursive, &attr, sizeof attr) == 0) return 0;
+      }
+      for (const auto& [path, flags] : s.below)
+        if (mount(nullptr, path.c_str(), nullptr, flags, nullptr) != 0) return -1;
+      return 0;
+    }
     case MountStep::tmpfs:
       return mount("tmpfs", s.path.c_str(), "tmpfs", s.flags, s.source.c_str());
     case MountStep::proc:
@@ -241,6 +289,11 @@ int run_step(const MountStep& s) {
         !write_proc_file("/proc/self/uid_map", p.uid_map))
       fail(kUserMap);
   }
+  // Before the identity goes: written with CAP_SYS_RESOURCE, the value is
+  // also the least the child may set again (oom_score_adj_min); without it,
+  // the runner's filter (base/seccomp.h) keeps model code from writing it.
+  if (!p.oom_score_adj.empty() && write_proc_file("/proc/self/oom_score_adj", p.oom_score_adj))
+    report.oom_score_adj = o.oom_score_adj;
   if (setsid() < 0) fail(kSession);
   if (mount_ns) {
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail(kMountPrivate);
@@ -337,6 +390,7 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
   p.root = geteuid() == 0;
   p.outer_uid = geteuid();
   p.outer_gid = getegid();
+  if (o.oom_score_adj != 0) p.oom_score_adj = std::to_string(o.oom_score_adj);
   p.uid_map = "0 " + std::to_string(p.outer_uid) + " 1";
   p.gid_map = "0 " + std::to_string(p.outer_gid) + " 1";
   SandboxOptions opts = o;
@@ -409,6 +463,7 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     child.layers.unprivileged = first.unprivileged;
     child.layers.no_new_privs = first.no_new_privs;
     child.layers.uid = first.uid;
+    child.layers.oom_score_adj = first.oom_score_adj;
     child.layers.missing = missing;
     if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the runner has refinery's uid and capabilities");
     return child;

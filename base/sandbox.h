@@ -3,14 +3,16 @@
 // spawn_sandboxed() clones a child into new PID, mount, network, IPC and UTS
 // namespaces (inside a new user namespace when the caller is not root),
 // builds it a root of its own on a tmpfs (system folders and the listed paths
-// bound read-only, a fresh /proc of its PID namespace, a /dev holding only
+// bound read-only, every mount below them too, a fresh /proc of its PID namespace, a /dev holding only
 // null, zero, full, random, urandom and the NVIDIA device nodes, one
 // size-capped scratch tmpfs at /tmp, which is also HOME and the working
 // folder), pivots into it and detaches the old root, starts a new session,
 // drops to an unprivileged identity (uid/gid `uid` when the caller is root;
 // otherwise the user namespace's root with every capability dropped and
 // SECBIT_NOROOT locked), sets no_new_privs, the resource limits and
-// PR_SET_PDEATHSIG, keeps only the descriptors named, and execs.
+// PR_SET_PDEATHSIG, keeps only the descriptors named, and execs. Its
+// oom_score_adj is set first (as root, before the identity is dropped: with
+// CAP_SYS_RESOURCE, that is also the least it may set again).
 //
 // The child is PID 1 of its namespace: when it ends, the kernel kills
 // everything it started, and it cannot see, signal or trace anything outside.
@@ -47,6 +49,12 @@ struct SandboxOptions {
   uint64_t scratch_bytes = 256ull << 20;  // the /tmp tmpfs
   unsigned uid = 65534, gid = 65534;   // the identity taken when the caller is root
   std::vector<ResourceLimit> limits;
+  // The kernel's OOM killer takes the child first (1000, the most); 0 leaves it alone.
+  int oom_score_adj = 1000;
+  // Submounts of the bound folders are made read-only with mount_setattr(2)
+  // (AT_RECURSIVE) where the kernel has it (5.12), else one by one from
+  // /proc/self/mountinfo; true takes the second way everywhere (for tests).
+  bool remount_by_walk = false;
 };
 
 // What applied. `missing` names each layer that did not, with the reason.
@@ -59,6 +67,7 @@ struct SandboxLayers {
   bool unprivileged = false;     // another uid, or no capabilities
   bool no_new_privs = false;
   unsigned uid = 0;              // the child's uid as the host sees it
+  int oom_score_adj = 0;         // as set (0 where it could not be)
   std::vector<std::string> missing;
 };
 

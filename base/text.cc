@@ -1,7 +1,10 @@
 #include "base/text.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace base {
 
@@ -112,6 +115,27 @@ std::string format_bytes(double bytes) {
   if (u == 0) std::snprintf(buf, sizeof buf, "%.0f B", bytes);
   else std::snprintf(buf, sizeof buf, "%.1f %s", bytes, units[u]);
   return buf;
+}
+
+std::optional<uint64_t> parse_bytes(std::string_view text) {
+  const std::string t = trim(text);
+  size_t end = 0;
+  while (end < t.size() && (std::isdigit(static_cast<unsigned char>(t[end])) || t[end] == '.')) ++end;
+  if (end == 0 || std::count(t.begin(), t.begin() + static_cast<long>(end), '.') > 1) return std::nullopt;
+  const double number = std::strtod(t.substr(0, end).c_str(), nullptr);
+  std::string unit = trim(t.substr(end));
+  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b') && unit != "B" && unit != "b") unit.pop_back();
+  double scale = 0;
+  if (unit.empty() || unit == "B" || unit == "b") scale = 1;
+  static const char kPrefixes[] = "KMGT";
+  for (int k = 0; k < 4; ++k) {
+    const char upper = kPrefixes[k], lower = static_cast<char>(std::tolower(upper));
+    if (unit == std::string(1, upper) || unit == std::string(1, lower)) scale = std::pow(1000.0, k + 1);
+    if (unit == std::string(1, upper) + "i" || unit == std::string(1, lower) + "i") scale = std::pow(1024.0, k + 1);
+  }
+  const double bytes = number * scale;
+  if (scale == 0 || !std::isfinite(bytes) || bytes > 9.2e18) return std::nullopt;
+  return static_cast<uint64_t>(bytes);
 }
 
 std::string format_number(double v) {

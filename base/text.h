@@ -3,6 +3,7 @@
 // Pure functions; safe from any thread.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,5 +45,11 @@ std::string format_number(double v);
 std::string format_ms(double ms);
 // "1.5 GiB", "12.0 MiB", "512 B".
 std::string format_bytes(double bytes);
+// A size as a person writes it, as ccache reads one: a number, optionally
+// followed by a unit: B; K, M, G, T (or kB, MB, GB, TB: powers of 1000); KiB,
+// MiB, GiB, TiB (or Ki, Mi, Gi, Ti: powers of 1024), in any case but the
+// 'i'; spaces between allowed. "5GiB", "500 MB", "0". nullopt for anything
+// else, a negative or non-finite number, or more than 2^63 bytes.
+std::optional<uint64_t> parse_bytes(std::string_view text);
 
 }  // namespace base

@@ -53,7 +53,8 @@ std::string batch_source(const std::vector<CompileJob>& jobs) {
   return head + body;
 }
 
-Result<std::vector<CompiledLibrary>> read_batch(const fs::path& dir, size_t members) {
+Result<std::vector<CompiledLibrary>> read_batch(const fs::path& dir, size_t members, const CompileCache& cache) {
+  if (auto why = cache.oversize(dir.string())) return Error{*why};
   auto text = base::read_file((dir / "meta.json").string());
   if (!text) return Error{"meta.json cannot be read"};
   auto meta = nlohmann::json::parse(*text, nullptr, false);
@@ -105,13 +106,17 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
                                            (pch.empty() ? "" : "pch") + "\n" + source);
   const fs::path entry = fs::path(options_.cache_dir) / "objects" / "batch" / key;
   std::error_code ec;
-  if (fs::exists(entry, ec)) {
-    if (auto stored = read_batch(entry, jobs.size())) return stored;
-    fs::remove_all(entry, ec);
+  if (Lease held = cache_.lease(entry.string())) {
+    if (auto stored = read_batch(entry, jobs.size(), cache_)) {
+      for (auto& lib : *stored) lib.lease = held;
+      return stored;
+    }
+    held.reset();
+    cache_.remove(entry.string());
   }
 
   const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
-  TRY(base::make_dirs(tmp_parent, 0755));
+  TRY(base::make_dirs(tmp_parent, kFolderMode));
   TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "batch"));
   const std::string source_path = (fs::path(tmp) / "batch.cpp").string();
   TRY(base::write_file(source_path, source));
@@ -146,7 +151,8 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
     if (linked) members.push_back(*digest);
   }
   slots_.release();
-  if (!linked) {  // the members one by one: their own logs say which failed and why
+  fs::remove(fs::path(tmp) / "batch.o", ec);
+  if (!linked || cache_.oversize(tmp)) {  // the members one by one: their own logs say which failed and why
     fs::remove_all(tmp, ec);
     return one_by_one();
   }
@@ -154,13 +160,12 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   nlohmann::json meta = {{"ok", true}, {"command", quote_command(argv)}, {"seconds", seconds},
                          {"members", members}, {"note", note}};
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
-  fs::remove(fs::path(tmp) / "batch.o", ec);
   TRY(seal(tmp));
-  TRY(base::make_dirs(entry.parent_path().string(), 0755));
-  fs::rename(tmp, entry, ec);
-  if (ec) fs::remove_all(tmp, ec);  // another process stored it first
-  TRY_ASSIGN(std::vector<CompiledLibrary> out, read_batch(entry, jobs.size()));
+  TRY_ASSIGN(CompileCache::Stored stored, cache_.store(tmp, entry.string()));  // or another process's, stored first
+  TRY_ASSIGN(std::vector<CompiledLibrary> out, read_batch(entry, jobs.size(), cache_));
+  (void)cache_.after_store(entry.string(), std::chrono::system_clock::now());
   for (auto& lib : out) {
+    lib.lease = stored.lease;
     lib.cached = false;
     lib.seconds = seconds / static_cast<double>(jobs.size());
     lib.steps = {{"batch of " + std::to_string(jobs.size()), seconds}};

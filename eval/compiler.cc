@@ -61,10 +61,8 @@ std::vector<std::string> compiler_env() {
   return env;
 }
 
-// Makes dir and everything under it readable by all and writable by its owner
-// only, whatever the umask was when it was written.
 base::Status seal(const fs::path& dir) {
-  constexpr auto kFolder = static_cast<fs::perms>(0755), kFile = static_cast<fs::perms>(0644);
+  constexpr auto kFolder = static_cast<fs::perms>(kFolderMode), kFile = static_cast<fs::perms>(kFileMode);
   std::error_code walk, mode;
   fs::permissions(dir, kFolder, mode);
   for (fs::recursive_directory_iterator it(dir, walk), end; !walk && !mode && it != end; it.increment(walk)) {
@@ -107,8 +105,10 @@ std::string full_headers_because(const std::string& why_not) {
 
 
 // The entry stored at dir, or why it cannot be used (the Error's message). An
-// ok entry is used only when its lib.so has the SHA-256 meta.json recorded.
-Result<CompiledLibrary> read_entry(const fs::path& dir) {
+// ok entry is used only when its lib.so has the SHA-256 meta.json recorded,
+// and when it is no larger than the cache keeps.
+Result<CompiledLibrary> read_entry(const fs::path& dir, const CompileCache& cache) {
+  if (auto why = cache.oversize(dir.string())) return Error{*why};
   auto text = base::read_file((dir / "meta.json").string());
   if (!text) return Error{"meta.json cannot be read"};
   auto meta = nlohmann::json::parse(*text, nullptr, false);
@@ -139,6 +139,8 @@ CompileService::CompileService(Toolchain toolchain, CompileOptions options,
                                base::ProcessRunner& runner)
     : toolchain_(std::move(toolchain)),
       options_(std::move(options)),
+      redactor_(options_.secrets),
+      cache_(fs::absolute(options_.cache_dir).string(), options_.limits),
       runner_(runner),
       slots_(options_.max_parallel > 0 ? options_.max_parallel
                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
@@ -177,12 +179,12 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
   fs::path dir = fs::path(options_.cache_dir) / "pch" / key.substr(0, 16);
   fs::path header = dir / kPchHeader;
   fs::path gch = dir / (std::string(kPchHeader) + ".gch");
-  if (auto made = base::make_dirs(dir.string(), 0755); !made) {
+  if (auto made = base::make_dirs(dir.string(), kFolderMode); !made) {
     *note = "precompiled header unavailable: " + made.error().message;
     return "";
   }
   // One process builds it; others wait on the lock and then find it there.
-  int lock_fd = open((dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  int lock_fd = open((dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, kFileMode);
   if (lock_fd >= 0) flock(lock_fd, LOCK_EX);
   if (!fs::exists(gch)) {
     (void)base::write_file(header.string(), "#include <torch/torch.h>\n");
@@ -208,16 +210,27 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
 Result<std::string> CompileService::compat_include_dir() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!compat_dir_.empty()) return compat_dir_;
+  // First use of the cache by this service (every compile asks for these
+  // headers first): its own folders are made private, also in a cache an
+  // older refinery left readable by all. The cache's root is the user's to
+  // choose (--cache-dir may name a shared folder) and is left as it is.
+  for (const char* own : {"objects", "pch", "include", "tmp"}) {
+    const fs::path folder = fs::path(options_.cache_dir) / own;
+    TRY(base::make_dirs(folder.string(), kFolderMode));
+    std::error_code ec;
+    fs::permissions(folder, static_cast<fs::perms>(kFolderMode), ec);
+    if (ec) return Error{folder.string() + ": cannot make it private: " + ec.message()};
+  }
   std::string all = "compat-v1\n";
   for (const auto& h : compat_headers()) all += h.path + "\n" + h.text + "\n";
   fs::path dir = fs::path(options_.cache_dir) / "include" / base::sha256_hex(all).substr(0, 16);
-  TRY(base::make_dirs(dir.parent_path().string(), 0755));
+  TRY(base::make_dirs(dir.parent_path().string(), kFolderMode));
   // Content-addressed: a complete folder appears by rename, or is already there.
   if (!fs::exists(dir / "complete")) {
     TRY_ASSIGN(std::string tmp, base::make_temp_dir(dir.parent_path().string(), "compat"));
     for (const auto& h : compat_headers()) {
       fs::path file = fs::path(tmp) / h.path;
-      TRY(base::make_dirs(file.parent_path().string(), 0755));
+      TRY(base::make_dirs(file.parent_path().string(), kFolderMode));
       TRY(base::write_file(file.string(), h.text));
     }
     TRY(base::write_file((fs::path(tmp) / "complete").string(), ""));
@@ -260,7 +273,7 @@ Result<std::optional<base::ProcessResult>> CompileService::compile_lean(const Co
     if (attempt > 0) lean = plan_lean_headers(job.source, toolchain_.torch_includes);
     for (const auto& f : lean.files) {
       fs::path file = fs::path(lean_dir) / f.path;
-      TRY(base::make_dirs(file.parent_path().string(), 0755));
+      TRY(base::make_dirs(file.parent_path().string(), kFolderMode));
       TRY(base::write_file(file.string(), f.text));
     }
     base::SpawnOptions lean_spawn = spawn;
@@ -332,15 +345,17 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   CompiledLibrary out;
   out.key = key;
   std::error_code ec;
-  if (fs::exists(entry, ec)) {
-    auto stored = read_entry(entry);
+  if (Lease held = cache_.lease(entry.string())) {
+    auto stored = read_entry(entry, cache_);
     if (stored) {
       stored->key = key;
+      stored->lease = std::move(held);
       return stored;
     }
     // Not used: removed, and compiled again as if it had never been there.
     out.cache_note = "refinery: cache object " + object + ": " + stored.error().message + "; recompiled";
-    fs::remove_all(entry, ec);
+    held.reset();
+    cache_.remove(entry.string());
   }
   // The note is this call's, not the entry's: a later hit does not repeat it.
   auto noted = [](CompiledLibrary lib) {
@@ -349,7 +364,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   };
 
   const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
-  TRY(base::make_dirs(tmp_parent, 0755));
+  TRY(base::make_dirs(tmp_parent, kFolderMode));
   TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "compile"));
   std::string source_path = (fs::path(tmp) / (job.stem + ext)).string();
   TRY(base::write_file(source_path, full_source));
@@ -422,7 +437,16 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (transient)
     out.log += "\nrefinery: the compile failed twice for a reason that may not be the source's (" + *transient +
                "); not cached";
+  // Before anything is stored: a source can have the compiler quote a secret
+  // (an #include of another process's environ, say).
+  for (std::string* text : {&out.log, &out.command, &out.headers}) *text = redactor_.redact(*text);
   if (r.timed_out || transient) {  // not cached: a less loaded machine may finish next time
+    fs::remove_all(tmp, ec);
+    return noted(out);
+  }
+  if (auto why = cache_.oversize(tmp)) {  // not cached: a smaller limit is no property of the source
+    out.ok = false;
+    out.log += "\nrefinery: " + *why + "; not cached";
     fs::remove_all(tmp, ec);
     return noted(out);
   }
@@ -443,18 +467,17 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (out.ok) meta["lib_sha256"] = out.digest;
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
   TRY(seal(tmp));
-  TRY(base::make_dirs(entry.parent_path().string(), 0755));
-  fs::rename(tmp, entry, ec);
-  if (ec) {
-    // Another process stored the same key first, or the rename failed: use
-    // what is there, if it checks out.
-    fs::remove_all(tmp, ec);
-    auto stored = read_entry(entry);
-    if (!stored)
-      return Error{"cannot store compiled library in " + entry.string() + ": " + stored.error().message};
-    out.digest = stored->digest;
+  TRY_ASSIGN(CompileCache::Stored stored, cache_.store(tmp, entry.string()));
+  if (!stored.ours) {
+    // Another process stored the same key first: use what is there, if it checks out.
+    auto theirs = read_entry(entry, cache_);
+    if (!theirs)
+      return Error{"cannot store compiled library in " + entry.string() + ": " + theirs.error().message};
+    out.digest = theirs->digest;
   }
+  out.lease = std::move(stored.lease);
   out.library_path = (entry / "lib.so").string();
+  (void)cache_.after_store(entry.string(), std::chrono::system_clock::now());
   return noted(out);
 }
 

@@ -14,12 +14,20 @@
 // Results are content-addressed: the key covers the source, the shim, every
 // flag, the compiler's version and LibTorch's version, so a repeated compile
 // (successful or not) is a lookup. Entries are written to a temporary folder
-// and renamed into place, so several processes may share one cache.
+// and renamed into place, so several processes may share one cache. The cache
+// keeps within CompileOptions::limits, least recently used entries first, and
+// never removes an entry whose CompiledLibrary is still held, by this process
+// or another (compile_cache.h).
 //
-// The cache is trusted code: its folders are 0755 and its files 0644 whatever
-// the umask (the sandboxed candidate runs under another uid and must not write
-// them), and meta.json records the SHA-256 of lib.so. A hit whose lib.so is
-// missing or no longer matches is removed and compiled again, with a note.
+// The cache is trusted code, private to its owner: its folders are 0700 and
+// its files 0600 whatever the umask (the runner reads no file of it: it gets
+// its library through a sealed descriptor; the judge reads the cache as
+// refinery's own uid), and meta.json records the SHA-256 of lib.so. A hit
+// whose lib.so is missing or no longer matches is removed and compiled again,
+// with a note.
+//
+// Compile logs are stored as they are returned: redacted of the secrets in
+// CompileOptions::secrets.
 //
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed
@@ -33,8 +41,10 @@
 #include <string>
 #include <vector>
 
+#include "base/redact.h"
 #include "base/result.h"
 #include "base/subprocess.h"
+#include "eval/compile_cache.h"
 #include "eval/job.h"
 
 namespace eval {
@@ -59,6 +69,11 @@ struct CompileOptions {
   bool lean_headers = true;       // nvcc: lean umbrella headers where safe (lean_headers.h)
   double timeout_seconds = 300;
   int max_parallel = 0;           // compiles at once; 0 = one per core
+  CacheLimits limits;             // the cache's size, and the largest compile it keeps
+  // Values (API keys) replaced by [REDACTED] in the log, the command and the
+  // headers note of every compile, before they are stored or returned
+  // (base/redact.h): a source may have the compiler quote what it found.
+  std::vector<std::string> secrets;
 };
 
 struct CompileJob {
@@ -90,6 +105,9 @@ struct CompiledLibrary {
   // host compile and link; a lean attempt that failed first as "lean
   // attempt"); empty when cached.
   std::vector<std::pair<std::string, double>> steps;
+  // Holds the cache entry of library_path: the cache evicts no entry that is
+  // leased. Keep a copy until the library has been loaded (the evaluation's end).
+  Lease lease;
 };
 
 class CompileService {
@@ -128,6 +146,8 @@ class CompileService {
 
   Toolchain toolchain_;
   CompileOptions options_;
+  base::Redactor redactor_;  // of options_.secrets
+  CompileCache cache_;
   base::ProcessRunner& runner_;
   std::mutex mutex_;  // guards versions_, pch_dir_ and compat_dir_
   std::vector<std::pair<std::string, std::string>> versions_;

@@ -182,6 +182,19 @@ TEST_SUITE(ATTACK_SUITE) {
     check_unharmed();
   }
 
+  TEST_CASE("9. netlink, vsock, personality, affinity, every mount but the scratch ones and the OOM score are out of reach") {
+    auto o = attacks::evaluator().run("level1/19", fixture("attack_kernel_surfaces.cpp"));
+    REQUIRE_MESSAGE(o.status == Status::runtime_error, o.message);
+    // /tmp and /dev/shm are the runner's own tmpfs mounts; everything else,
+    // /sys/fs/cgroup's mounts and those below every bound folder included, is read-only.
+    CHECK(o.message ==
+          std::string("vsock=EPERM netlink=EPERM personality=EPERM affinity=EPERM cgroup=EROFS oom_score_adj=1000 lower=") +
+              // Not dumpable, the runner's /proc/self files belong to root; in a user namespace, to itself.
+              (geteuid() == 0 ? "EACCES" : "ok") + " writable: /tmp /dev/shm");
+    CHECK(o.sandbox.value("oom_score_adj", 0) == 1000);
+    check_unharmed();
+  }
+
   TEST_CASE("every layer of the sandbox applied, as root here") {
     auto o = attacks::evaluator().run("level1/19", fixture(attacks::honest()));
     CHECK_MESSAGE(o.status == Status::correct, o.message);
@@ -192,5 +205,8 @@ TEST_SUITE(ATTACK_SUITE) {
     CHECK(o.sandbox.value("network_namespace", false));
     CHECK(o.sandbox["missing"].empty());
     if (geteuid() == 0) CHECK(o.sandbox.value("uid", 0u) == 65534u);
+    // The layers that keep the machine standing: recorded, never a reason to distrust.
+    CHECK(o.sandbox.value("oom_score_adj", 0) == 1000);
+    CHECK(o.sandbox["degraded"].empty());
   }
 }

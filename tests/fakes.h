@@ -51,9 +51,23 @@ class FakeCompiler : public base::ProcessRunner {
       r.err = source + "(3): error: namespace \"at\" has no member \"save\"\n";
       return r;
     }
+    // A source that has the compiler quote what it read: QUOTE(text) fails with text in the error.
+    if (auto at = text.ok() ? text->find("QUOTE(") : std::string::npos; at != std::string::npos) {
+      r.exit_code = 1;
+      r.err = source + ":1:1: error: " + text->substr(at + 6, text->find(')', at) - at - 6) + "\n";
+      return r;
+    }
     if (text.ok() && text->find("BROKEN") != std::string::npos) {
       r.exit_code = 1;
       r.err = source + ":1:1: error: BROKEN is not a type\n";
+      return r;
+    }
+    // BIG(n): a library of n bytes (sparse: nothing is written but its end).
+    if (auto at = text.ok() ? text->find("BIG(") : std::string::npos; at != std::string::npos) {
+      std::ofstream big(output);
+      big.seekp(std::stoll(text->substr(at + 4)) - 1);
+      big.put('x');
+      ++compiles;
       return r;
     }
     std::ofstream(output) << "fake library";

@@ -22,7 +22,6 @@
 #include "agent/model/replay.h"
 #include "agent/report/run_report.h"
 #include "base/fs.h"
-#include "base/redact.h"
 #include "base/text.h"
 #include "build_info.h"
 
@@ -236,6 +235,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.timeout = e.timeout;
   options.seed = config->seed;
   options.cache_dir = args->get("cache-dir");
+  options.cache_max_bytes = e.cache_max_bytes;
   options.problems_dir = args->get("problems");
   bool profile_feedback = false;
   for (const auto& s : config->strategies)
@@ -254,14 +254,12 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.devices = e.devices;
   options.runners = e.runners;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};
+  // Every model's key is a secret, whatever its variable is called.
+  for (const auto& m : config->models)
+    if (!m.api_key_env.empty()) options.secret_names.push_back(m.api_key_env);
   auto ctx = make_context(options);
   if (!ctx) return fail(ctx.error().wrap(config_path));
   eval::EvalSettings settings = (*ctx)->settings;
-  // Every model's key is a secret, whatever its variable is called.
-  std::vector<std::string> key_names;
-  for (const auto& m : config->models)
-    if (!m.api_key_env.empty()) key_names.push_back(m.api_key_env);
-  settings.secrets = base::secrets_from_environment(eval::current_environment(), key_names);
 
   // Every model's source of responses; keys are checked before anything starts.
   CurlHttpClient http(&g_stop);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <thread>
 
 #include "base/fs.h"
@@ -26,6 +27,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"threads", true, "cpu backend: threads for reference and candidate (default: all)"},
       {"cuda-arch", true, "nvcc target, e.g. 90a (default: the GPU's, else 90a)"},
       {"cache-dir", true, "compile cache (default: ~/.cache/refinery)"},
+      {"cache-max-size", true, "the compile cache's size, e.g. 5GiB or 500MB; least recently used compiles go beyond it (default 5GiB; 0: no limit)"},
       {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
       {"profile", false, "cuda: profile a correct candidate and print the profile section"},
       {"profiler", true, "cupti (default) or ncu; implies --profile"},
@@ -85,6 +87,13 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   o.timing_trace = args.has("timing-trace");
   o.cuda_arch = args.get("cuda-arch");
   o.cache_dir = args.get("cache-dir");
+  if (args.has("cache-max-size")) {
+    auto bytes = base::parse_bytes(args.get("cache-max-size"));
+    if (!bytes)
+      return base::usage_error("--cache-max-size must be a size such as 5GiB or 500MB, or 0 for no limit, not '" +
+                               args.get("cache-max-size") + "'");
+    o.cache_max_bytes = *bytes;
+  }
   o.problems_dir = args.get("problems");
   o.keep_job_dirs = args.has("keep");
   o.allow_untrusted = args.has("allow-untrusted");
@@ -182,7 +191,14 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   s.library_only = options.library_only;
   s.launch_watch = options.launch_watch;
   s.timing_trace = options.timing_trace;
-  s.secrets = base::secrets_from_environment(eval::current_environment(), {});
+  // Every text of an outcome, and every compile log before the cache stores it, is redacted of these.
+  const std::vector<std::string> environment = eval::current_environment();
+  s.secrets = base::secrets_from_environment(environment, options.secret_names);
+  for (const auto& name : base::unredactable_secret_names(environment, options.secret_names))
+    std::fprintf(stderr,
+                 "refinery: warning: %s holds a value of fewer than %zu characters, too short to redact: "
+                 "a candidate that finds it can have it appear in records and prompts\n",
+                 name.c_str(), base::Redactor::kMinLength);
   if (!options.profiler.empty()) {
     s.profile.tool = options.profiler;
     s.profile.metrics = options.metrics.empty() ? profiler::default_metrics() : options.metrics;
@@ -195,6 +211,8 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   eval::CompileOptions co;
   co.cache_dir = options.cache_dir.empty() ? base::default_cache_dir() : options.cache_dir;
   co.lean_headers = options.lean_headers;
+  co.limits.max_bytes = options.cache_max_bytes;
+  co.secrets = s.secrets;
   co.cuda_arch = !options.cuda_arch.empty() ? options.cuda_arch : probe.arch.empty() ? "90a" : probe.arch;
   ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
 

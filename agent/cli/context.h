@@ -38,6 +38,7 @@ struct EvalOptions {
   double timeout = 300;                  // seconds before the worker is killed
   std::string cuda_arch;                 // empty: the GPU's, else 90a
   std::string cache_dir;                 // empty: base::default_cache_dir()
+  uint64_t cache_max_bytes = 5ull << 30;  // --cache-max-size, eval.cache_max_size; 0: no limit
   std::string problems_dir;              // empty: eval::default_problems_root()
   std::string profiler;                  // empty (none), cupti or ncu
   std::vector<std::string> metrics;      // empty: profiler::default_metrics()
@@ -55,6 +56,9 @@ struct EvalOptions {
   bool timing_trace = false;             // --timing-trace
   std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
   int runners = 1;                       // cpu: evaluations run (and timed) at once
+  // Variables whose values are secrets whatever their names (a config's
+  // models' api_key_env), besides those named like one (base/redact.h).
+  std::vector<std::string> secret_names;
 };
 
 // The flags of eval_flags(), range-checked; a bad value is a usage error.

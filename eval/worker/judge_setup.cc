@@ -79,11 +79,18 @@ nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, cons
                                std::vector<std::string>* missing) {
   *missing = l.missing;
   if (!filtered) missing->push_back("syscall filter: " + (filter_note.empty() ? "not installed" : filter_note));
+  // Layers that keep the host and the judge standing, not the verdict honest:
+  // without them a candidate can exhaust memory, which ends its own
+  // evaluation (crashed, or the judge's timeout), never with a forged
+  // verdict. Recorded, and shown by `refinery doctor`, but no reason to distrust.
+  nlohmann::json degraded = nlohmann::json::array();
+  if (l.oom_score_adj <= 0) degraded.push_back("oom_score_adj: the runner is not the OOM killer's first choice");
   return {{"user_namespace", l.user_namespace}, {"pid_namespace", l.pid_namespace},
           {"mount_namespace", l.mount_namespace}, {"network_namespace", l.network_namespace},
           {"ipc_namespace", l.ipc_namespace},     {"unprivileged", l.unprivileged},
           {"no_new_privs", l.no_new_privs},       {"seccomp", filtered},
-          {"uid", l.uid},                          {"missing", *missing}};
+          {"uid", l.uid},                          {"oom_score_adj", l.oom_score_adj},
+          {"missing", *missing},                   {"degraded", degraded}};
 }
 
 }  // namespace eval::worker

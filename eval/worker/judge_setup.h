@@ -48,7 +48,10 @@ std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>&
 // few device and locale variables of this process.
 std::vector<std::string> runner_environment();
 
-// The result's "sandbox" object; `missing` gets every layer that did not apply.
+// The result's "sandbox" object; `missing` gets every layer that did not apply
+// (a result with one is untrusted). Its "degraded" list names the layers that
+// protect the host rather than the verdict (the runner's OOM score) where they
+// did not apply: they do not make a result untrusted.
 nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
                                std::vector<std::string>* missing);
 

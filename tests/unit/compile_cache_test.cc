@@ -1,8 +1,14 @@
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <nlohmann/json.hpp>
 
 #include "base/fs.h"
@@ -93,6 +99,28 @@ TEST_SUITE("eval::CompileService") {
     CHECK(again->cached);
     CHECK_FALSE(again->ok);
     CHECK(again->log == r->log);
+  }
+
+  TEST_CASE("a secret the compiler quotes is redacted before the log is stored") {
+    Fixture f;
+    f.options.secrets = {"sk-test-compile-secret", "pw42"};
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto r = service.compile(f.job("QUOTE(environ: KEY=sk-test-compile-secret PASS=pw42) forward();"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->ok);
+    CHECK(r->log.find("error: environ: KEY=[REDACTED] PASS=[REDACTED]") != std::string::npos);
+    fs::path entry = fs::path(f.cache) / "objects" / r->key.substr(0, 2) / r->key;
+    for (const auto& e : fs::recursive_directory_iterator(entry)) {
+      if (e.path().filename() == "candidate.cpp") continue;  // the source as the model wrote it
+      auto text = base::read_file(e.path().string());
+      REQUIRE(text.ok());
+      CHECK_MESSAGE(text->find("sk-test-compile-secret") == std::string::npos, e.path());
+      CHECK_MESSAGE(text->find("pw42") == std::string::npos, e.path());
+    }
+    auto hit = service.compile(f.job("QUOTE(environ: KEY=sk-test-compile-secret PASS=pw42) forward();"));
+    REQUIRE(hit.ok());
+    CHECK(hit->cached);
+    CHECK(hit->log == r->log);
   }
 
   TEST_CASE("a failure that may not be the source's is tried again, then reported but never cached") {
@@ -215,31 +243,52 @@ TEST_SUITE("eval::CompileService") {
     CHECK(f.runner.compiles == 4);
   }
 
-  TEST_CASE("a fresh entry is 0755 and 0644 throughout, even under umask 0") {
+  TEST_CASE("a fresh entry is 0700 and 0600 throughout, even under umask 0") {
     Fixture f;
     f.options.use_pch = true;
+    f.options.cache_dir = f.cache + "/fresh";  // made by the service
     Umask open_umask(0);
     eval::CompileService service(f.toolchain, f.options, f.runner);
     auto r = service.compile(f.job("int forward();"));
     REQUIRE(r.ok());
     fs::path entry = fs::path(r->library_path).parent_path();
-    CHECK(mode_of(entry) == 0755);
-    CHECK(mode_of(entry.parent_path()) == 0755);                 // objects/<kk>
-    CHECK(mode_of(entry.parent_path().parent_path()) == 0755);   // objects
-    CHECK(mode_of(fs::path(f.cache) / "tmp") == 0755);
+    CHECK(mode_of(entry) == 0700);
+    CHECK(mode_of(entry.parent_path()) == 0700);                 // objects/<kk>
+    CHECK(mode_of(entry.parent_path().parent_path()) == 0700);   // objects
+    CHECK(mode_of(f.options.cache_dir) == 0700);
+    for (const char* own : {"tmp", "pch", "include"}) CHECK_MESSAGE(mode_of(f.options.cache_dir + "/" + own) == 0700, own);
     int files = 0;
     for (const auto& e : fs::recursive_directory_iterator(entry)) {
-      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
       ++files;
     }
     CHECK(files == 4);  // candidate.cpp, lib.so, compile.log, meta.json
-    // The precompiled header every compile includes, too.
-    int pch_files = 0;
-    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.cache) / "pch")) {
-      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
+    // The precompiled header every compile includes, and refinery's own headers, too.
+    int pch_files = 0, headers = 0;
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.options.cache_dir) / "pch")) {
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
       pch_files += e.is_regular_file();
     }
     CHECK(pch_files == 3);  // the header, its .gch and the lock
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(f.options.cache_dir) / "include")) {
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
+      headers += e.is_regular_file();
+    }
+    CHECK(headers > 1);
+  }
+
+  TEST_CASE("a cache an older refinery left readable by all is made private; a root that exists is left as it is") {
+    Fixture f;
+    Umask open_umask(0);
+    fs::permissions(f.cache, static_cast<fs::perms>(0755));
+    for (const char* own : {"objects", "pch", "include", "tmp"}) {
+      fs::create_directories(fs::path(f.cache) / own);
+      fs::permissions(fs::path(f.cache) / own, static_cast<fs::perms>(0755));
+    }
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    REQUIRE(service.compile(f.job("int forward();")).ok());
+    for (const char* own : {"objects", "pch", "include", "tmp"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / own) == 0700, own);
+    CHECK(mode_of(f.cache) == 0755);  // --cache-dir may name a folder that is not refinery's alone
   }
 
   TEST_CASE("the cuda backend without nvcc is a service error") {
@@ -250,5 +299,228 @@ TEST_SUITE("eval::CompileService") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message ==
           "the cuda backend needs nvcc, and refinery was built without the CUDA toolkit");
+  }
+}
+
+namespace {
+
+namespace chrono = std::chrono;
+
+// An entry of the cache at root: objects/<kk>/<key>/lib.so of `bytes` bytes,
+// last used `age` before now.
+std::string plant_entry(const std::string& root, const std::string& key, size_t bytes, chrono::seconds age) {
+  fs::path dir = fs::path(root) / "objects" / key.substr(0, 2) / key;
+  fs::create_directories(dir);
+  REQUIRE(base::write_file((dir / "lib.so").string(), std::string(bytes, 'x')).ok());
+  fs::last_write_time(dir, fs::file_time_type::clock::now() - age);
+  return dir.string();
+}
+
+struct CacheFolder {
+  CacheFolder() : root(*base::make_temp_dir(fs::temp_directory_path().string(), "refinery-evict-test")) {
+    fs::create_directories(fs::path(root) / "objects");
+    fs::create_directories(fs::path(root) / "tmp");
+  }
+  ~CacheFolder() { fs::remove_all(root); }
+  std::string root;
+};
+
+}  // namespace
+
+TEST_SUITE("eval::CompileCache") {
+  TEST_CASE("over its limit, the cache evicts the least recently used entries first, down to 90% of it") {
+    CacheFolder c;
+    std::vector<std::string> entries;
+    for (int i = 0; i < 10; ++i)  // entry 0 is the oldest
+      entries.push_back(plant_entry(c.root, "k" + std::to_string(i) + "aaaa", 100 << 10, chrono::seconds(1000 - i)));
+    const uint64_t one = eval::CompileCache::folder_bytes(entries[0]);
+    eval::CompileCache cache(c.root, {5 * one, 1 << 30});
+    auto e = cache.evict(chrono::system_clock::now());
+    CHECK(e.ran);
+    CHECK(e.bytes_before == 10 * one);
+    CHECK(e.evicted == 6);  // 4 entries are within 90% of 5
+    CHECK(e.bytes_after == 4 * one);
+    for (int i = 0; i < 10; ++i) CHECK_MESSAGE(fs::exists(entries[i]) == (i >= 6), i);
+    // Within the limit, nothing goes.
+    CHECK(cache.evict(chrono::system_clock::now()).evicted == 0);
+    for (const auto& left : fs::directory_iterator(fs::path(c.root) / "tmp"))
+      FAIL("left in tmp/: " << left.path());
+  }
+
+  TEST_CASE("a lease records the use, and a leased entry is never evicted, by this process or another") {
+    CacheFolder c;
+    const std::string old = plant_entry(c.root, "aa01", 4096, chrono::hours(5));
+    const std::string young = plant_entry(c.root, "bb01", 4096, chrono::seconds(10));
+    eval::CompileCache cache(c.root, {1, 1 << 30});  // every entry is over the limit
+    {
+      eval::Lease held = cache.lease(old);
+      REQUIRE(held);
+      CHECK(fs::last_write_time(old) > fs::last_write_time(young));  // the use is recorded
+      auto e = cache.evict(chrono::system_clock::now());
+      CHECK(e.in_use == 1);
+      CHECK(e.evicted == 1);
+      CHECK(fs::exists(old));
+      CHECK_FALSE(fs::exists(young));
+      // Another process's lease is a lock on the same folder: a second open file description here is one.
+      eval::CompileCache other(c.root, {1, 1 << 30});
+      CHECK(other.evict(chrono::system_clock::now()).in_use == 1);
+      CHECK(fs::exists(old));
+    }
+    CHECK(cache.evict(chrono::system_clock::now()).evicted == 1);
+    CHECK_FALSE(fs::exists(old));
+    CHECK_FALSE(cache.lease(old));  // no entry, no lease
+  }
+
+  TEST_CASE("an entry evicted while a lease on it was being taken gives no lease") {
+    CacheFolder c;
+    const std::string entry = plant_entry(c.root, "cc01", 4096, chrono::seconds(1));
+    // An eviction in progress: the entry locked, about to be renamed away.
+    int evicting = open(entry.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(flock(evicting, LOCK_EX) == 0);
+    eval::CompileCache cache(c.root, {});
+    auto waiting = std::async(std::launch::async, [&] { return cache.lease(entry); });
+    CHECK(waiting.wait_for(chrono::milliseconds(100)) == std::future_status::timeout);  // waits on the lock
+    fs::rename(entry, fs::path(c.root) / "tmp" / "evicted-cc01");
+    close(evicting);
+    CHECK_FALSE(waiting.get());
+  }
+
+  TEST_CASE("an entry over the per-object cap goes first, however recently used") {
+    CacheFolder c;
+    const std::string big = plant_entry(c.root, "dd01", 64 << 10, chrono::seconds(0));
+    const std::string small = plant_entry(c.root, "ee01", 4096, chrono::hours(1));
+    eval::CompileCache cache(c.root, {1 << 30, 32 << 10});
+    CHECK(cache.oversize(big) == "the compile's output is 64.0 KiB, more than the 32.0 KiB the cache keeps for one compile");
+    CHECK_FALSE(cache.oversize(small));
+    auto e = cache.evict(chrono::system_clock::now());
+    CHECK(e.evicted == 1);
+    CHECK_FALSE(fs::exists(big));
+    CHECK(fs::exists(small));
+  }
+
+  TEST_CASE("temporary folders of compiles that died more than a day ago are removed") {
+    CacheFolder c;
+    const fs::path tmp = fs::path(c.root) / "tmp";
+    fs::create_directories(tmp / "compile-old");
+    fs::create_directories(tmp / "compile-live");
+    fs::create_directories(tmp / "evicted-half-deleted");
+    const auto now = chrono::system_clock::now();
+    fs::last_write_time(tmp / "compile-old", fs::file_time_type::clock::now() - chrono::hours(25));
+    eval::CompileCache cache(c.root, {});
+    auto e = cache.evict(now);
+    CHECK(e.stale_temporaries == 1);
+    CHECK_FALSE(fs::exists(tmp / "compile-old"));
+    CHECK(fs::exists(tmp / "compile-live"));
+    CHECK_FALSE(fs::exists(tmp / "evicted-half-deleted"));
+    // A day later, by the clock it is given, the live one is stale too.
+    CHECK(cache.evict(now + chrono::hours(25)).stale_temporaries == 1);
+  }
+
+  TEST_CASE("a store walks the cache when this process's count says it may be over its limit, or ten minutes on") {
+    CacheFolder c;
+    const std::string first = plant_entry(c.root, "ab01", 4096, chrono::hours(3));
+    const uint64_t one = eval::CompileCache::folder_bytes(first);
+    eval::CompileCache cache(c.root, {3 * one - 1, 1 << 30});  // two entries, not three
+    const auto now = chrono::system_clock::now();
+    CHECK(cache.after_store(first, now).ran);  // the first store walks: this process knows nothing yet
+    // Another process stores three more: this process's count does not know.
+    for (const char* key : {"ac01", "ad01", "ae01"}) plant_entry(c.root, key, 4096, chrono::hours(2));
+    const std::string mine = plant_entry(c.root, "af01", 4096, chrono::seconds(0));
+    CHECK_FALSE(cache.after_store(mine, now + chrono::minutes(1)).ran);  // two entries by its count: within
+    CHECK(fs::exists(first));
+    const std::string more = plant_entry(c.root, "ag01", 4096, chrono::seconds(0));
+    auto e = cache.after_store(more, now + chrono::minutes(2));  // three by its count: may be over
+    CHECK(e.ran);
+    CHECK(e.bytes_before == 6 * one);
+    CHECK(e.evicted == 4);  // down to 90% of the limit: the two newest stay
+    CHECK_FALSE(fs::exists(first));
+    CHECK(fs::exists(more));
+    // However little it stored, a process walks the cache ten minutes after its last walk.
+    eval::CompileCache roomy(c.root, {100 * one, 1 << 30});
+    CHECK(roomy.after_store(more, now).ran);
+    CHECK_FALSE(roomy.after_store(more, now + chrono::minutes(9)).ran);
+    CHECK(roomy.after_store(more, now + chrono::minutes(10)).ran);
+  }
+
+  TEST_CASE("one process evicts at a time; the others skip it") {
+    CacheFolder c;
+    plant_entry(c.root, "ff01", 4096, chrono::hours(1));
+    int lock = open((fs::path(c.root) / "evict.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    REQUIRE(flock(lock, LOCK_EX) == 0);
+    eval::CompileCache cache(c.root, {1, 1 << 30});
+    CHECK_FALSE(cache.evict(chrono::system_clock::now()).ran);
+    close(lock);
+    CHECK(cache.evict(chrono::system_clock::now()).evicted == 1);
+  }
+}
+
+TEST_SUITE("eval::CompileService") {
+  TEST_CASE("a compile whose output is over the per-object cap is an error, never stored") {
+    Fixture f;
+    f.options.limits.max_object_bytes = 1 << 20;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto r = service.compile(f.job("BIG(2097152) forward();"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->ok);
+    CHECK(r->log.find("refinery: the compile's output is 2.0 MiB, more than the 1.0 MiB the cache keeps for one "
+                      "compile; not cached") != std::string::npos);
+    CHECK(r->digest.empty());
+    CHECK(fs::is_empty(fs::path(f.cache) / "objects"));
+    CHECK(fs::is_empty(fs::path(f.cache) / "tmp"));
+    CHECK_FALSE(service.compile(f.job("BIG(2097152) forward();"))->cached);
+  }
+
+  TEST_CASE("the cache keeps within its limit after each store, and never evicts a library still held") {
+    Fixture f;
+    eval::CompileService probe(f.toolchain, f.options, f.runner);
+    auto sized = probe.compile(f.job("int forward() { return -1; }"));
+    REQUIRE(sized.ok());
+    const uint64_t one = eval::CompileCache::folder_bytes(fs::path(sized->library_path).parent_path().string());
+    sized->lease.reset();
+    f.options.limits.max_bytes = 3 * one + one / 2;  // three entries
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto held = service.compile(f.job("int forward() { return 0; }"));
+    REQUIRE(held.ok());
+    std::vector<std::string> paths;
+    for (int i = 1; i <= 5; ++i) {
+      auto lib = service.compile(f.job("int forward() { return " + std::to_string(i) + "; }"));
+      REQUIRE(lib.ok());
+      paths.push_back(lib->library_path);
+    }
+    CHECK(fs::exists(held->library_path));  // the oldest, but held
+    CHECK(fs::exists(paths[4]));             // the newest
+    CHECK_FALSE(fs::exists(paths[0]));
+    CHECK_FALSE(fs::exists(sized->library_path));
+    CHECK(eval::CompileCache::folder_bytes(f.cache + "/objects") <= f.options.limits.max_bytes);
+    held->lease.reset();
+    REQUIRE(service.compile(f.job("int forward() { return 6; }")).ok());
+    CHECK_FALSE(fs::exists(held->library_path));
+  }
+
+  TEST_CASE("two services sharing a cache: one's eviction never removes what the other is about to load") {
+    Fixture f;
+    eval::CompileOptions tiny = f.options;
+    tiny.limits.max_bytes = 1;  // every store evicts every entry it can
+    fakes::FakeCompiler other_runner;
+    eval::CompileService evicting(f.toolchain, tiny, other_runner);
+    eval::CompileService loading(f.toolchain, tiny, f.runner);
+    std::atomic<bool> done{false};
+    auto churn = std::async(std::launch::async, [&] {
+      for (int i = 0; !done; ++i) (void)evicting.compile(f.job("int forward() { return " + std::to_string(i) + "; }"));
+    });
+    int loads = 0, failures = 0;
+    for (int i = 0; i < 200; ++i) {
+      auto lib = loading.compile(f.job("int forward() { return -7; }"));
+      REQUIRE(lib.ok());
+      REQUIRE(lib->ok);
+      // What the judge does with it: read the library and check its digest.
+      auto digest = base::sha256_file_hex(lib->library_path);
+      if (!digest.ok() || *digest != lib->digest) ++failures;
+      ++loads;
+    }
+    done = true;
+    churn.get();
+    CHECK(loads == 200);
+    CHECK(failures == 0);
   }
 }

@@ -124,6 +124,22 @@ TEST_SUITE("agent::Config") {
           std::string::npos);
   }
 
+  TEST_CASE("the compile cache's size, written as a size") {
+    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 500MB\n"), "exp.yaml");
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->eval.cache_max_bytes == 500000000u);
+    auto fallback = agent::parse_config(kConfig, "exp.yaml");
+    REQUIRE(fallback.ok());
+    CHECK(fallback->eval.cache_max_bytes == uint64_t{5} << 30);
+    auto none = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 0\n"), "exp.yaml");
+    REQUIRE(none.ok());
+    CHECK(none->eval.cache_max_bytes == 0u);
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 5 gallons\n")) ==
+          "exp.yaml:29:19: 'cache_max_size' is a size such as 5GiB or 500MB, or 0 for no limit\n"
+          "      cache_max_size: 5 gallons\n"
+          "                      ^");
+  }
+
   TEST_CASE("a misspelt key is an error with its place and the closest key") {
     CHECK(error_of(with(kConfig, "    temperature: 0.2", "    temprature: 0.2")) ==
           "exp.yaml:12:5: unknown key 'temprature' in model 'fast' (did you mean 'temperature'?)\n"

@@ -37,10 +37,15 @@ TEST_SUITE("base::Redactor") {
     CHECK(r.redact("key=12345678-tail, 12345678") == "[REDACTED], [REDACTED]");
   }
 
-  TEST_CASE("secrets shorter than eight bytes, and duplicates, are ignored") {
-    base::Redactor r({"short", "1234567", "", "12345678", "12345678"});
-    CHECK(r.secrets() == Strings{"12345678"});
-    CHECK(r.redact("short 1234567 12345678") == "short 1234567 [REDACTED]");
+  TEST_CASE("secrets of four to seven characters are redacted wherever they occur, inside words too") {
+    base::Redactor r({"hunter2", "abcd"});
+    CHECK(r.redact("pw=hunter2; xabcdx, abcd.") == "pw=[REDACTED]; x[REDACTED]x, [REDACTED].");
+  }
+
+  TEST_CASE("secrets of one to three characters, and duplicates, are ignored") {
+    base::Redactor r({"ab", "123", "", "abcd", "abcd"});
+    CHECK(r.secrets() == Strings{"abcd"});
+    CHECK(r.redact("table 123 abcd") == "table 123 [REDACTED]");
   }
 
   TEST_CASE("many occurrences of many secrets in 64 KiB") {
@@ -69,6 +74,23 @@ TEST_SUITE("base::secrets_from_environment") {
                    "session_cookie=ck",       "TERM=xterm"};
     CHECK(base::secrets_from_environment(env, {}) ==
           Strings{"sk-1", "ghp_x", "hunter2", "s3", "pw", "c", "Bearer b", "ck"});
+  }
+
+  TEST_CASE("a value that reads as a setting is no secret, unless a config names its variable") {
+    Strings env = {"TOKENIZERS_PARALLELISM=false", "HF_HUB_DISABLE_TOKEN=1", "AUTH_MODE=On", "MAX_KEYS=100",
+                   "PIN_PASSWORD=1234", "MY_LLM=off"};
+    CHECK(base::secrets_from_environment(env, {"MY_LLM"}) == Strings{"1234", "off"});
+    CHECK(base::looks_like_setting("Disabled"));
+    CHECK(base::looks_like_setting("0"));
+    CHECK_FALSE(base::looks_like_setting("1234"));
+    CHECK_FALSE(base::looks_like_setting("sk"));
+    CHECK_FALSE(base::looks_like_setting(""));
+  }
+
+  TEST_CASE("names the variables whose secrets are too short to redact") {
+    Strings env = {"DB_PASSWORD=pw",   "OPENAI_API_KEY=sk-long-enough", "RETRY_TOKENS=42", "GH_TOKEN=ab1",
+                   "LLM=xy",           "PATH=/bin",                     "SHORT_AUTH=off",  "FOUR_KEY=abcd"};
+    CHECK(base::unredactable_secret_names(env, {"LLM"}) == Strings{"DB_PASSWORD", "GH_TOKEN", "LLM"});
   }
 
   TEST_CASE("adds the variables a config names, and keeps each value once") {

@@ -132,4 +132,20 @@ TEST_SUITE("base::text") {
     CHECK(base::format_bytes(1.5 * 1024 * 1024 * 1024) == "1.5 GiB");
     CHECK(base::format_bytes(2048.0 * 1024 * 1024 * 1024 * 1024) == "2048.0 TiB");
   }
+
+  TEST_CASE("parse_bytes reads sizes as ccache does: K M G T decimal, Ki Mi Gi Ti binary") {
+    CHECK(base::parse_bytes("0") == uint64_t{0});
+    CHECK(base::parse_bytes("512") == uint64_t{512});
+    CHECK(base::parse_bytes("512B") == uint64_t{512});
+    CHECK(base::parse_bytes("5GiB") == uint64_t{5} << 30);
+    CHECK(base::parse_bytes("5 Gi") == uint64_t{5} << 30);
+    CHECK(base::parse_bytes("5gib") == uint64_t{5} << 30);
+    CHECK(base::parse_bytes("5G") == uint64_t{5000000000});
+    CHECK(base::parse_bytes("500 MB") == uint64_t{500000000});
+    CHECK(base::parse_bytes("1.5KiB") == uint64_t{1536});
+    CHECK(base::parse_bytes("2 kB") == uint64_t{2000});
+    CHECK(base::parse_bytes(" 1TiB ") == uint64_t{1} << 40);
+    for (const char* bad : {"", "GiB", "-1G", "5 GB extra", "5XB", "1.2.3G", "inf", "nan", "5GIB", "1e3", "99999999T"})
+      CHECK_MESSAGE(!base::parse_bytes(bad), bad);
+  }
 }

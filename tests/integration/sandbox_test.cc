@@ -1,0 +1,85 @@
+// The runner's sandbox on its own (base/sandbox.h): programs
+// of the system run in it and report what they see.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base/fs.h"
+#include "base/sandbox.h"
+#include "base/text.h"
+#include "test_support.h"
+
+namespace {
+
+struct Ran {
+  std::string out;
+  int status = 0;
+  base::SandboxLayers layers;
+};
+
+// Runs argv in the sandbox and collects its stdout and how it ended.
+Ran sandboxed(const std::vector<std::string>& argv, bool walk = false) {
+  test_support::TempDir root("refinery-sandbox-test");
+  int out[2];
+  REQUIRE(pipe2(out, O_CLOEXEC) == 0);
+  base::SandboxOptions o;
+  o.argv = argv;
+  o.env = {"PATH=/usr/bin:/bin"};
+  o.root_dir = root.path;
+  o.stdout_fd = out[1];
+  o.remount_by_walk = walk;
+  auto child = base::spawn_sandboxed(o);
+  close(out[1]);
+  REQUIRE_MESSAGE(child.ok(), (child.ok() ? "" : child.error().message));
+  Ran r;
+  char buf[4096];
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) r.out.append(buf, static_cast<size_t>(n));
+  close(out[0]);
+  waitpid(child->pid, &r.status, 0);
+  r.layers = child->layers;
+  return r;
+}
+
+// The mounts of the sandbox's own table that are not read-only, but those that are its own to write.
+std::vector<std::string> writable_mounts(const std::string& mountinfo) {
+  std::vector<std::string> out;
+  for (const auto& line : base::split(mountinfo, '\n')) {
+    std::istringstream in(line);
+    std::string id, parent, device, root, point, options;
+    if (!(in >> id >> parent >> device >> root >> point >> options)) continue;
+    const bool own = point == "/tmp" || point == "/dev/shm" || point == "/proc" || base::starts_with(point, "/proc/") ||
+                     (base::starts_with(point, "/dev/") && !std::filesystem::is_directory("/dev/" + point.substr(5)));
+    const auto flags = base::split(options, ',');
+    if (!own && std::find(flags.begin(), flags.end(), "ro") == flags.end()) out.push_back(point + " " + options);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("base::spawn_sandboxed") {
+  TEST_CASE("every bound folder and every mount below one is read-only: with mount_setattr, and one by one") {
+    for (bool walk : {false, true}) {
+      CAPTURE(walk);
+      Ran r = sandboxed({"/usr/bin/cat", "/proc/self/mountinfo"}, walk);
+      REQUIRE(WIFEXITED(r.status));
+      REQUIRE(r.layers.mount_namespace);
+      CHECK(writable_mounts(r.out) == std::vector<std::string>{});
+      // The host's cgroup mounts are in the runner's table, read-only.
+      if (std::filesystem::exists("/sys/fs/cgroup")) CHECK(r.out.find(" /sys/fs/cgroup") != std::string::npos);
+    }
+  }
+
+  TEST_CASE("the child is the OOM killer's first choice") {
+    Ran r = sandboxed({"/usr/bin/cat", "/proc/self/oom_score_adj"});
+    CHECK(base::trim(r.out) == "1000");
+    CHECK(r.layers.oom_score_adj == 1000);
+  }
+}
