@@ -53,17 +53,9 @@ std::string quote_command(const std::vector<std::string>& argv) {
   return out;
 }
 
-std::vector<std::string> compiler_env() {
-  std::vector<std::string> env;
-  for (const char* key : {"PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_HOME"})
-    if (const char* v = std::getenv(key)) env.push_back(std::string(key) + "=" + v);
-  env.push_back("LC_ALL=C");  // plain ASCII quotes in logs that models and tests read
-  return env;
-}
-
-// Makes dir and everything under it readable by all and writable by its owner
-// only, whatever the umask was when it was written.
 base::Status seal(const fs::path& dir) {
+  // What a sandboxed compile wrote belongs to the sandbox's uid until now.
+  if (geteuid() == 0) TRY(base::chown_tree(dir.string(), geteuid(), getegid()));
   constexpr auto kFolder = static_cast<fs::perms>(0755), kFile = static_cast<fs::perms>(0644);
   std::error_code walk, mode;
   fs::permissions(dir, kFolder, mode);
@@ -152,9 +144,7 @@ Result<std::string> CompileService::compiler_version(const std::string& compiler
     for (const auto& [c, v] : versions_)
       if (c == compiler) return v;
   }
-  base::SpawnOptions o;
-  o.argv = {compiler, "--version"};
-  o.env = compiler_env();
+  base::SpawnOptions o = compile_spawn(toolchain_, options_, {compiler, "--version"}, "", {});
   o.timeout_seconds = 60;
   TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
   if (!r.exited_ok()) return Error{"cannot run " + compiler + " --version: " + r.err};
@@ -162,6 +152,17 @@ Result<std::string> CompileService::compiler_version(const std::string& compiler
   std::lock_guard<std::mutex> lock(mutex_);
   versions_.emplace_back(compiler, version);
   return version;
+}
+
+Result<std::vector<std::string>> CompileService::sandbox_missing() {
+  CompileOptions probe = options_;
+  probe.sandbox.allow_incomplete = true;  // to see what is missing rather than stop at it
+  base::SpawnOptions o = compile_spawn(toolchain_, probe, {toolchain_.cxx, "--version"}, "", {});
+  o.timeout_seconds = 60;
+  if (!o.sandbox) return std::vector<std::string>{"the sandbox: off (CompileSandbox::enabled)"};
+  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  if (!r.exited_ok()) return Error{"cannot run " + toolchain_.cxx + " --version in the sandbox: " + r.err};
+  return r.sandbox_missing;
 }
 
 std::string CompileService::precompiled_header(const std::vector<std::string>& flags,
@@ -186,17 +187,23 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
   if (lock_fd >= 0) flock(lock_fd, LOCK_EX);
   if (!fs::exists(gch)) {
     (void)base::write_file(header.string(), "#include <torch/torch.h>\n");
-    std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
-    base::SpawnOptions o;
-    o.argv = {toolchain_.cxx};
-    o.argv.insert(o.argv.end(), flags.begin(), flags.end());
-    o.argv.insert(o.argv.end(), {"-x", "c++-header", header.string(), "-o", tmp});
-    o.env = compiler_env();
-    o.timeout_seconds = options_.timeout_seconds;
-    auto r = runner_.run(o);
+    // Built in a scratch folder of its own (the compiler writes nowhere else), then moved into place.
+    const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
+    auto scratch = base::make_dirs(tmp_parent, 0755) ? base::make_temp_dir(tmp_parent, "pch")
+                                                     : Result<std::string>(Error{"cannot create " + tmp_parent});
+    std::vector<std::string> argv = {toolchain_.cxx};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const std::string built = scratch ? *scratch + "/" + kPchHeader + ".gch" : "";
+    argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", built});
+    // What it builds is LibTorch's, not a candidate's: no cap on its size.
+    CompileOptions pch_options = options_;
+    pch_options.sandbox.caps.file_bytes = 0;
+    auto r = scratch ? runner_.run(compile_spawn(toolchain_, pch_options, argv, *scratch, {dir.string()}))
+                     : base::Result<base::ProcessResult>(scratch.error());
     std::error_code ec;
-    if (r && r->exited_ok()) fs::rename(tmp, gch, ec);
+    if (r && r->exited_ok() && seal(*scratch)) fs::rename(built, gch, ec);
     else *note = "precompiled header failed to build; compiling without it";
+    if (scratch) fs::remove_all(*scratch, ec);
   }
   // Every compile includes it: nobody else may write it.
   if (auto sealed = seal(dir); !sealed) *note = sealed.error().message;
@@ -321,7 +328,8 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   LeanPlan lean;
   if (use_nvcc && options_.lean_headers) lean = screen_lean_headers(job.source);
   std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
-                                     toolchain_.torch_version + "\n" + base::join(flags, " ") +
+                                     toolchain_.torch_version + "\n" + sandbox_key(options_) + "\n" +
+                                     base::join(flags, " ") +
                                      "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
                                      "\n" + ext + "\n" + full_source +
                                      // Not the lean files: lean or full, the result means the same.
@@ -353,16 +361,14 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "compile"));
   std::string source_path = (fs::path(tmp) / (job.stem + ext)).string();
   TRY(base::write_file(source_path, full_source));
-  base::SpawnOptions o;
-  o.argv = {compiler};
-  if (!pch.empty()) o.argv.insert(o.argv.end(), {"-I" + pch, "-include", kPchHeader, "-Winvalid-pch"});
-  o.argv.insert(o.argv.end(), flags.begin(), flags.end());
-  o.argv.insert(o.argv.end(), {"-shared", source_path, "-o", (fs::path(tmp) / "lib.so").string()});
-  o.argv.insert(o.argv.end(), link.begin(), link.end());
-  o.env = compiler_env();
-  o.cwd = tmp;
-  o.timeout_seconds = options_.timeout_seconds;
-  o.output_cap_bytes = 256 << 10;
+  std::vector<std::string> argv = {compiler};
+  if (!pch.empty()) argv.insert(argv.end(), {"-I" + pch, "-include", kPchHeader, "-Winvalid-pch"});
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-shared", source_path, "-o", (fs::path(tmp) / "lib.so").string()});
+  argv.insert(argv.end(), link.begin(), link.end());
+  std::vector<std::string> visible = {compat};
+  if (!pch.empty()) visible.push_back(pch);
+  base::SpawnOptions o = compile_spawn(toolchain_, options_, std::move(argv), tmp, visible);
   // One compile per core: wait for a slot.
   slots_.acquire();
   struct Release {
@@ -372,7 +378,8 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   auto start = std::chrono::steady_clock::now();
   const std::string nvcc_tmp = (fs::path(tmp) / "nvcc-tmp").string();
   if (use_nvcc) {
-    // nvcc's temporary files go in a folder of this compile's own, removed after.
+    // nvcc's temporary files go in a folder of this compile's own, removed
+    // after; the steps of its split, each a sandbox of its own, pass them on there.
     fs::create_directories(nvcc_tmp);
     std::erase_if(o.env, [](const std::string& kv) { return base::starts_with(kv, "TMPDIR="); });
     o.env.push_back("TMPDIR=" + nvcc_tmp);
@@ -396,13 +403,16 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   } else {
     TRY_ASSIGN(r, run(o));
   }
-  // A failure that may not be the source's (a signal, a full disk, no
-  // memory) is tried once more, and if it fails the same way it is reported
-  // but never cached: the same source may compile on a healthier machine.
-  std::optional<std::string> transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
+  // A cap the compile hit is the source's doing: a compile error, cached.
+  // Another failure that may not be the source's (a signal, a full disk) is
+  // tried once more, and if it fails the same way it is reported but never
+  // cached: the same source may compile on a healthier machine.
+  std::optional<std::string> cap = cap_note(r, options_);
+  std::optional<std::string> transient = r.timed_out || r.exited_ok() || cap ? std::nullopt : transient_failure(r);
   if (transient) {
     TRY_ASSIGN(r, run(o));
-    transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
+    cap = cap_note(r, options_);
+    transient = r.timed_out || r.exited_ok() || cap ? std::nullopt : transient_failure(r);
   }
   if (use_nvcc) {
     std::error_code ignored;
@@ -418,6 +428,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (r.timed_out)
     out.log += "\nrefinery: the compiler did not finish within " +
                std::to_string(static_cast<int>(options_.timeout_seconds)) + " s and was killed";
+  if (cap) out.log += "\n" + *cap;
   out.command = quote_command(o.argv);
   if (transient)
     out.log += "\nrefinery: the compile failed twice for a reason that may not be the source's (" + *transient +

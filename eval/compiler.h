@@ -21,6 +21,14 @@
 // them), and meta.json records the SHA-256 of lib.so. A hit whose lib.so is
 // missing or no longer matches is removed and compiled again, with a note.
 //
+// Every compile step (g++, the precompiled header, nvcc and each step of its
+// split, a batch, a lean attempt) runs in a sandbox (CompileSandbox): new
+// namespaces, another identity, a private root showing only the toolchain,
+// LibTorch and the folders that compile needs, read-only, and its own scratch
+// folder writable; and under caps on memory, CPU time, file size and
+// processes. A compile that hits a cap is a compile error that names the
+// cap, cached like any other (docs/judge-and-runner.md, "The compilers' sandbox").
+//
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed
 // (cannot write the cache, cannot run the compiler).
@@ -33,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "base/process_caps.h"
 #include "base/result.h"
 #include "base/subprocess.h"
 #include "eval/job.h"
@@ -52,6 +61,15 @@ struct Toolchain {
 
 Toolchain build_toolchain();
 
+// The boundary and the caps of every compile step.
+struct CompileSandbox {
+  bool enabled = true;            // false: compilers run as refinery's user and see everything (for benches)
+  bool allow_incomplete = false;  // compile where the platform refuses a layer (eval.allow_untrusted); else an Error
+  base::ProcessCaps caps;         // per process: memory 6 GiB, CPU 240 s, files 256 MiB, 512 processes
+  uint64_t scratch_bytes = 1ull << 30;  // the private /tmp, where g++ keeps its temporaries
+  std::vector<std::string> read_only;   // more paths compilers may read (a host compiler's own folders, ...)
+};
+
 struct CompileOptions {
   std::string cache_dir;          // required
   std::string cuda_arch = "90a";  // compute capability for nvcc, e.g. "90a", "80"
@@ -59,6 +77,7 @@ struct CompileOptions {
   bool lean_headers = true;       // nvcc: lean umbrella headers where safe (lean_headers.h)
   double timeout_seconds = 300;
   int max_parallel = 0;           // compiles at once; 0 = one per core
+  CompileSandbox sandbox;
 };
 
 struct CompileJob {
@@ -108,6 +127,10 @@ class CompileService {
   // the batch does not compile, each job goes through compile(), whose logs
   // name the culprit.
   base::Result<std::vector<CompiledLibrary>> compile_batch(const std::vector<CompileJob>& jobs);
+
+  // The layers of the compilers' sandbox this machine refuses (empty: every
+  // one applies), found by running the C++ compiler in it; for `refinery doctor`.
+  base::Result<std::vector<std::string>> sandbox_missing();
 
   const Toolchain& toolchain() const { return toolchain_; }
   const CompileOptions& options() const { return options_; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,23 @@ std::vector<std::string> common_flags(const Toolchain& t);
 std::vector<std::string> link_flags(const Toolchain& t, bool cuda, bool nvcc);
 // argv as one shell-quoted line, for the record.
 std::string quote_command(const std::vector<std::string>& argv);
-// The compiler's environment: PATH, HOME, TMPDIR and a few more, LC_ALL=C.
-std::vector<std::string> compiler_env();
-// Makes dir and everything under it readable by all and writable by its owner
-// only, whatever the umask was when it was written.
+// Makes dir and everything under it refinery's (a sandboxed compile wrote it
+// as another uid), readable by all and writable by its owner only, whatever
+// the umask was when it was written.
 base::Status seal(const std::filesystem::path& dir);
+
+// One compile step (compile_sandbox.cc): argv run in `scratch`, its one
+// writable folder ("" for none), with the options' deadline and caps, in the
+// sandbox (unless options.sandbox.enabled is false) seeing the toolchain,
+// LibTorch, options.sandbox.read_only and `read_only`. Its environment: PATH,
+// LD_LIBRARY_PATH, CUDA_HOME, LC_ALL=C, and HOME and TMPDIR the sandbox's /tmp
+// (the host's when unsandboxed).
+base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& options, std::vector<std::string> argv,
+                                 const std::string& scratch, const std::vector<std::string>& read_only);
+// The line a compile that hit a cap adds to its log ("refinery: the compile
+// exceeded its memory cap (6 GiB)"), or nullopt.
+std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options);
+// What of the sandbox a cache key covers: the caps decide which compiles fail.
+std::string sandbox_key(const CompileOptions& options);
 
 }  // namespace eval::detail
