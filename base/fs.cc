@@ -1,5 +1,7 @@
 #include "base/fs.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +16,50 @@
 
 namespace base {
 namespace fs = std::filesystem;
+
+namespace {
+
+// Everything under the open folder `dir` (path: for messages), depth first.
+Status chown_below(int dir, const std::string& path, unsigned uid, unsigned gid, int depth) {
+  if (depth > 64) return Error{path + ": too deep to hand over"};
+  int listing = dup(dir);
+  DIR* d = listing >= 0 ? fdopendir(listing) : nullptr;
+  if (!d) {
+    if (listing >= 0) close(listing);
+    return Error{path + ": cannot list: " + std::strerror(errno)};
+  }
+  Status status;
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st {};
+    if (fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone meanwhile
+    if (S_ISDIR(st.st_mode)) {
+      int sub = openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0) continue;  // replaced meanwhile by something else: not followed
+      status = chown_below(sub, path + "/" + name, uid, gid, depth + 1);
+      if (status && fchown(sub, uid, gid) != 0)
+        status = Error{path + "/" + name + ": cannot change its owner: " + std::strerror(errno)};
+      close(sub);
+    } else if (fchownat(dir, name.c_str(), uid, gid, AT_SYMLINK_NOFOLLOW) != 0 && errno != ENOENT) {
+      status = Error{path + "/" + name + ": cannot change its owner: " + std::strerror(errno)};
+    }
+    if (!status) break;
+  }
+  closedir(d);
+  return status;
+}
+
+}  // namespace
+
+Status chown_tree(const std::string& dir, unsigned uid, unsigned gid) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return Error{dir + ": cannot open: " + std::strerror(errno)};
+  Status status = chown_below(fd, dir, uid, gid, 0);
+  if (status && fchown(fd, uid, gid) != 0) status = Error{dir + ": cannot change its owner: " + std::strerror(errno)};
+  close(fd);
+  return status;
+}
 
 Result<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -19,6 +19,10 @@ Status write_file_atomic(const std::string& path, const std::string& content);
 Status make_dirs(const std::string& path, unsigned mode);
 // Creates a fresh folder under parent named prefix-XXXXXX, mode 0700.
 Result<std::string> make_temp_dir(const std::string& parent, const std::string& prefix);
+// Gives dir and everything under it to uid:gid, never following a link: it
+// walks by descriptors, so a tree that changes meanwhile (a sandboxed tool
+// still writing in it) cannot steer it outside. Needs root for another uid.
+Status chown_tree(const std::string& dir, unsigned uid, unsigned gid);
 // $REFINERY_CACHE_DIR, else $XDG_CACHE_HOME/refinery, else ~/.cache/refinery.
 std::string default_cache_dir();
 // The folder holding the running executable.

@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -81,7 +82,7 @@ const char* stage_name(int stage) {
                                 "making mounts private",              "building the private root",
                                 "pivoting into the private root",     "dropping privileges",
                                 "setting no_new_privs",               "setting resource limits",
-                                "arranging descriptors",              "entering /tmp",
+                                "arranging descriptors",              "entering the working folder",
                                 "executing the program"};
   return stage >= 0 && stage <= kExec ? names[stage] : "?";
 }
@@ -117,14 +118,20 @@ std::string canonical(const std::string& path) {
   return realpath(path.c_str(), buf) ? std::string(buf) : "";
 }
 
-// The steps that make the bind at `host` (bound at root + host) read-only,
-// with every mount below it: the bind's own remount, then the mounts below
+// A bind of the plan: `source` on the host shown at `inside`.
+struct Bind {
+  std::string inside, source;
+  bool writable = false;
+};
+
+// The steps that make the bind of `host` at root + `inside` read-only, with
+// every mount below it: the bind's own remount, then the mounts below
 // (MS_REMOUNT applies to one mount; a bind with MS_REC copies them all).
-void read_only_steps(const std::string& root, const std::string& host, const std::vector<Mount>& mounts, bool walk,
-                     std::vector<MountStep>& steps) {
-  steps.push_back({MountStep::remount, root + host, "", MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(host),
-                   host});
-  MountStep tree{MountStep::remount_tree, root + host, "", 0, host + " (the mounts below it)"};
+void read_only_steps(const std::string& root, const std::string& inside, const std::string& host,
+                     const std::vector<Mount>& mounts, bool walk, std::vector<MountStep>& steps) {
+  steps.push_back({MountStep::remount, root + inside, "",
+                   MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(host), inside});
+  MountStep tree{MountStep::remount_tree, root + inside, "", 0, inside + " (the mounts below it)"};
   tree.walk = walk;
   std::vector<std::string> points;
   for (const auto& m : mounts)
@@ -134,7 +141,8 @@ void read_only_steps(const std::string& root, const std::string& host, const std
   });
   points.erase(std::unique(points.begin(), points.end()), points.end());
   for (const auto& point : points)
-    tree.below.emplace_back(root + point, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(point));
+    tree.below.emplace_back(root + inside + point.substr(host.size()),
+                            MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | locked_flags(point));
   steps.push_back(std::move(tree));
 }
 
@@ -164,54 +172,87 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
   made.insert("/tmp");
 
   // System folders and links as they are on the host (/lib -> usr/lib on merged-usr systems).
-  std::vector<std::string> binds;
-  for (const char* p : {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/sys"}) {
+  std::vector<Bind> binds;
+  for (const auto& p : o.system) {
     struct stat st {};
-    if (lstat(p, &st) != 0) continue;
+    if (lstat(p.c_str(), &st) != 0) continue;
     if (S_ISLNK(st.st_mode)) {
       char target[PATH_MAX];
-      ssize_t n = readlink(p, target, sizeof target - 1);
+      ssize_t n = readlink(p.c_str(), target, sizeof target - 1);
       if (n <= 0) continue;
       steps.push_back({MountStep::make_link, root + p, std::string(target, static_cast<size_t>(n)), 0, p});
     } else if (S_ISDIR(st.st_mode)) {
-      binds.push_back(p);
+      binds.push_back({p, p});
     }
   }
-  for (const auto& extra : o.read_only) {
-    std::string c = canonical(extra);
-    if (!c.empty()) binds.push_back(c);
+  // Other paths at their real place, and also where they were named when
+  // that place is not otherwise in view (a toolkit reached through a link:
+  // /opt/cuda -> /opt/cuda-13.0; not /bin/sh, which /bin already shows).
+  std::vector<std::pair<std::string, bool>> asked;
+  for (const auto& path : o.read_only) asked.emplace_back(path, false);
+  for (const auto& path : o.read_write) asked.emplace_back(path, true);
+  std::vector<std::string> in_view = o.system;
+  for (const auto& [path, writable] : asked) {
+    std::string real = canonical(path);
+    if (real.empty()) continue;
+    binds.push_back({real, real, writable});
+    in_view.push_back(real);
   }
-  std::sort(binds.begin(), binds.end(), [](const std::string& a, const std::string& b) {
-    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  for (const auto& [path, writable] : asked) {
+    std::string real = canonical(path);
+    std::string named = std::filesystem::path(path).lexically_normal().string();
+    while (named.size() > 1 && named.back() == '/') named.pop_back();
+    if (real.empty() || named.empty() || named[0] != '/' || named == real) continue;
+    bool seen = false;
+    for (const auto& v : in_view) seen = seen || is_under(named, v);
+    if (!seen) binds.push_back({named, real, writable});
+  }
+  // Outer folders first, so that one inside another lands on top of it; a
+  // read-only path already visible read-only through an outer one is not bound again.
+  std::sort(binds.begin(), binds.end(), [](const Bind& a, const Bind& b) {
+    if (a.inside.size() != b.inside.size()) return a.inside.size() < b.inside.size();
+    return a.inside != b.inside ? a.inside < b.inside : a.writable < b.writable;
   });
-  std::vector<std::string> kept;
+  std::vector<Bind> kept;
   for (const auto& b : binds) {
-    bool covered = false;
-    for (const auto& k : kept) covered = covered || is_under(b, k);
-    if (!covered) kept.push_back(b);
+    const Bind* outer = nullptr;
+    for (const auto& k : kept)
+      if (is_under(b.inside, k.inside) && (!outer || k.inside.size() > outer->inside.size())) outer = &k;
+    if (outer && outer->inside == b.inside && outer->writable == b.writable) continue;
+    if (!b.writable && outer && !outer->writable && outer->inside == outer->source) continue;
+    kept.push_back(b);
   }
   for (const auto& b : kept) {
     struct stat st {};
-    if (stat(b.c_str(), &st) != 0) continue;
-    make_parents(b);
+    if (stat(b.source.c_str(), &st) != 0) continue;
+    make_parents(b.inside);
     if (S_ISDIR(st.st_mode)) {
-      if (made.insert(b).second) steps.push_back({MountStep::make_dir, root + b, "", 0, b});
+      if (made.insert(b.inside).second) steps.push_back({MountStep::make_dir, root + b.inside, "", 0, b.inside});
     } else {
-      steps.push_back({MountStep::make_file, root + b, "", 0, b});
+      steps.push_back({MountStep::make_file, root + b.inside, "", 0, b.inside});
     }
-    steps.push_back({MountStep::bind, root + b, b, MS_BIND | MS_REC, b});
-    read_only_steps(root, b, mounts, o.remount_by_walk, steps);
+    steps.push_back({MountStep::bind, root + b.inside, b.source, MS_BIND | MS_REC, b.inside});
+    if (b.writable) {
+      steps.push_back({MountStep::remount, root + b.inside, "",
+                       MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | locked_flags(b.source), b.inside});
+    } else {
+      read_only_steps(root, b.inside, b.source, mounts, o.remount_by_walk, steps);
+    }
   }
 
-  // A /dev of the few nodes a program and the NVIDIA driver need.
+  // A /dev of the few nodes the program needs.
   steps.push_back({MountStep::make_dir, root + "/dev", "", 0, "/dev"});
-  std::vector<std::string> nodes = {"null", "zero", "full", "random", "urandom"};
-  if (DIR* d = opendir("/dev")) {
-    while (dirent* e = readdir(d))
-      if (std::strncmp(e->d_name, "nvidia", 6) == 0) nodes.push_back(e->d_name);
-    closedir(d);
+  std::vector<std::string> nodes = o.devices;
+  if (o.nvidia_devices) {
+    std::vector<std::string> nvidia;
+    if (DIR* d = opendir("/dev")) {
+      while (dirent* e = readdir(d))
+        if (std::strncmp(e->d_name, "nvidia", 6) == 0) nvidia.push_back(e->d_name);
+      closedir(d);
+    }
+    std::sort(nvidia.begin(), nvidia.end());
+    nodes.insert(nodes.end(), nvidia.begin(), nvidia.end());
   }
-  std::sort(nodes.begin() + 5, nodes.end());
   for (const auto& n : nodes) {
     std::string host = "/dev/" + n;
     struct stat st {};
@@ -221,7 +262,7 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
     steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? static_cast<unsigned long>(MS_REC) : 0ul), host});
     // A folder of nodes (/dev/nvidia-caps) is read-only too: a device node
     // opens for writing on a read-only mount all the same.
-    if (dir) read_only_steps(root, host, mounts, o.remount_by_walk, steps);
+    if (dir) read_only_steps(root, host, host, mounts, o.remount_by_walk, steps);
   }
   steps.push_back({MountStep::make_link, root + "/dev/fd", "/proc/self/fd", 0, "/dev/fd"});
   steps.push_back({MountStep::make_dir, root + "/dev/shm", "", 0, "/dev/shm"});
@@ -317,7 +358,11 @@ int run_step(const MountStep& s) {
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   }
   if (p.root && !user_ns) {
-    if (setgroups(0, nullptr) != 0 || setresgid(o.gid, o.gid, o.gid) != 0 || setresuid(o.uid, o.uid, o.uid) != 0)
+    // Raw system calls: libc's wrappers would ask every thread of the
+    // parent, whose list this copy inherited, to change too, and wait for
+    // answers that never come (a clone of a multithreaded refinery hangs).
+    if (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setresgid, o.gid, o.gid, o.gid) != 0 ||
+        syscall(SYS_setresuid, o.uid, o.uid, o.uid) != 0)
       fail(kDropPrivileges);
     report.uid = o.uid;
     report.unprivileged = true;
@@ -335,7 +380,7 @@ int run_step(const MountStep& s) {
   report.no_new_privs = true;
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   for (const auto& limit : o.limits) {
-    struct rlimit rl = {static_cast<rlim_t>(limit.value), static_cast<rlim_t>(limit.value)};
+    struct rlimit rl = {static_cast<rlim_t>(limit.value), static_cast<rlim_t>(std::max(limit.value, limit.hard))};
     if (setrlimit(limit.resource, &rl) != 0) fail(kLimits);
   }
   // Descriptors: 0 from /dev/null, 1 and 2 as asked, the named ones, nothing else.
@@ -356,7 +401,7 @@ int run_step(const MountStep& s) {
   // Everything else goes; the status pipe (close-on-exec, parked above 500) until the exec.
   for (int fd = highest + 1; fd < 500; ++fd) close(fd);
   syscall(SYS_close_range, 501u, ~0u, 0u);
-  if (chdir(mount_ns ? "/tmp" : "/") != 0) fail(kChdir);
+  if (chdir(!o.cwd.empty() ? o.cwd.c_str() : mount_ns ? "/tmp" : "/") != 0) fail(kChdir);
   write_fully(status_fd, &report, sizeof report);
   execve(p.argv[0], p.argv.data(), p.envp.data());
   report.step = kExec;
@@ -366,6 +411,16 @@ int run_step(const MountStep& s) {
 }
 
 }  // namespace
+
+SandboxView toolchain_view() {
+  SandboxView v;
+  v.system = {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"};
+  v.read_only = {"/etc/ld.so.cache", "/etc/alternatives"};
+  v.devices = {"null"};
+  v.nvidia_devices = false;
+  v.oom_score_adj = 1000;
+  return v;
+}
 
 std::vector<std::string> mapped_library_folders() {
   std::set<std::string> folders;
@@ -393,6 +448,9 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
   if (o.oom_score_adj != 0) p.oom_score_adj = std::to_string(o.oom_score_adj);
   p.uid_map = "0 " + std::to_string(p.outer_uid) + " 1";
   p.gid_map = "0 " + std::to_string(p.outer_gid) + " 1";
+  // The folders it may write become the identity's it takes.
+  if (p.root)
+    for (const auto& dir : o.read_write) TRY(chown_tree(dir, o.uid, o.gid));
   SandboxOptions opts = o;
   opts.read_only.push_back(o.argv[0]);
   for (const auto& kv : o.env)
@@ -408,6 +466,7 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     bool user_ns, namespaces, mount_ns;
   };
   std::vector<Tier> tiers = {{!p.root, true, true}, {!p.root, true, false}, {false, false, false}};
+  if (o.require_every_layer) tiers.resize(1);
   std::vector<std::string> missing;
   for (const Tier& tier : tiers) {
     int status_pipe[2];
@@ -465,7 +524,12 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     child.layers.uid = first.uid;
     child.layers.oom_score_adj = first.oom_score_adj;
     child.layers.missing = missing;
-    if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the runner has refinery's uid and capabilities");
+    if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the child has refinery's uid and capabilities");
+    if (o.require_every_layer && !child.layers.missing.empty()) {
+      kill(child.pid, SIGKILL);
+      waitpid(child.pid, nullptr, 0);
+      return Error{"the sandbox is incomplete: " + join(child.layers.missing, "; ")};
+    }
     return child;
   }
   return Error{"cannot start a sandboxed process: " + join(missing, "; ")};

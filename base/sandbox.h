@@ -1,21 +1,25 @@
-// Starting an untrusted program inside a boundary: the runner of model code.
+// Starting an untrusted program inside a boundary: the runner of model code,
+// and every compiler and build step (through run_process's `sandbox`).
 //
 // spawn_sandboxed() clones a child into new PID, mount, network, IPC and UTS
 // namespaces (inside a new user namespace when the caller is not root),
-// builds it a root of its own on a tmpfs (system folders and the listed paths
-// bound read-only, every mount below them too, a fresh /proc of its PID namespace, a /dev holding only
-// null, zero, full, random, urandom and the NVIDIA device nodes, one
-// size-capped scratch tmpfs at /tmp, which is also HOME and the working
-// folder), pivots into it and detaches the old root, starts a new session,
-// drops to an unprivileged identity (uid/gid `uid` when the caller is root;
-// otherwise the user namespace's root with every capability dropped and
-// SECBIT_NOROOT locked), sets no_new_privs, the resource limits and
-// PR_SET_PDEATHSIG, keeps only the descriptors named, and execs. Its
-// oom_score_adj is set first (as root, before the identity is dropped: with
-// CAP_SYS_RESOURCE, that is also the least it may set again).
+// builds it a root of its own on a tmpfs (the view's system folders and
+// read-only paths bound read-only, its read-write folders bound writable on
+// top, a fresh /proc of its PID namespace, a /dev holding only the view's
+// nodes, one size-capped scratch tmpfs at /tmp, which is also HOME and the
+// default working folder), pivots into it and detaches the old root, starts
+// a new session, raises its OOM score if asked, drops to an unprivileged
+// identity (uid/gid `uid` when the caller is root; otherwise the user
+// namespace's root with every capability dropped and SECBIT_NOROOT locked),
+// sets no_new_privs, the resource limits and PR_SET_PDEATHSIG, keeps only the
+// descriptors named, and execs. Every mount below a read-only bind is
+// read-only too. The OOM score is written as root, before the identity is
+// dropped: with CAP_SYS_RESOURCE, that is also the least it may set again.
 //
 // The child is PID 1 of its namespace: when it ends, the kernel kills
 // everything it started, and it cannot see, signal or trace anything outside.
+// (As PID 1 it also ignores signals it has no handler for, SIGXCPU and
+// SIGXFSZ included; SIGKILL from outside still ends it.)
 // A layer the platform refuses (no user namespaces, say) is recorded in
 // SandboxLayers::missing and the child runs with the layers that did apply;
 // the caller decides whether such a run can be trusted.
@@ -35,22 +39,20 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/sandbox_view.h"
 #include "base/subprocess.h"
 
 namespace base {
 
-struct SandboxOptions {
+// What the child sees and is (SandboxView: the runner's defaults), and how it starts.
+struct SandboxOptions : SandboxView {
   std::vector<std::string> argv;       // argv[0]: absolute path of the program
   std::vector<std::string> env;        // the child's whole environment
-  std::vector<std::string> read_only;  // more paths (folders or files) visible read-only at the same place
   std::vector<std::pair<int, int>> fds;  // parent descriptor -> child descriptor (3 and up)
   int stdout_fd = -1, stderr_fd = -1;  // the child's 1 and 2 (default /dev/null)
-  std::string root_dir;                // an empty folder, private to the caller, the new root is built on
-  uint64_t scratch_bytes = 256ull << 20;  // the /tmp tmpfs
-  unsigned uid = 65534, gid = 65534;   // the identity taken when the caller is root
+  std::string root_dir;                // an empty folder the new root is built on (any number of children may share one)
+  std::string cwd;                     // the working folder, visible in the view; empty: /tmp
   std::vector<ResourceLimit> limits;
-  // The kernel's OOM killer takes the child first (1000, the most); 0 leaves it alone.
-  int oom_score_adj = 1000;
   // Submounts of the bound folders are made read-only with mount_setattr(2)
   // (AT_RECURSIVE) where the kernel has it (5.12), else one by one from
   // /proc/self/mountinfo; true takes the second way everywhere (for tests).

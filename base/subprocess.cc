@@ -7,13 +7,18 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 
+#include "base/fs.h"
+#include "base/sandbox.h"
 #include "base/text.h"
 
 namespace base {
@@ -66,7 +71,7 @@ class CappedBuffer {
   }
   write_fully(status_fd, &isolated, 1);
   for (const auto& limit : o.limits) {
-    struct rlimit rl = {static_cast<rlim_t>(limit.value), static_cast<rlim_t>(limit.value)};
+    struct rlimit rl = {static_cast<rlim_t>(limit.value), static_cast<rlim_t>(std::max(limit.value, limit.hard))};
     setrlimit(limit.resource, &rl);
   }
   if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) {
@@ -113,26 +118,26 @@ std::string describe_signal(int signal) {
   return what ? name + " (" + what + ")" : name;
 }
 
-Result<ProcessResult> run_process(const SpawnOptions& o) {
-  if (o.argv.empty()) return Error{"run_process: empty argv"};
-  int out_pipe[2], err_pipe[2], status_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
-      pipe2(status_pipe, O_CLOEXEC) != 0)
-    return Error{std::string("pipe: ") + std::strerror(errno)};
-  std::vector<char*> argv = exec_strings(o.argv), envp = exec_strings(o.env);
-  auto start = std::chrono::steady_clock::now();
-  pid_t pid = fork();
-  if (pid < 0) return Error{std::string("fork: ") + std::strerror(errno)};
-  if (pid == 0) exec_child(o, argv.data(), envp.data(), out_pipe[1], err_pipe[1], status_pipe[1]);
-  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  close(status_pipe[1]);
+namespace {
 
-  ProcessResult r;
+// Forks and execs as refinery's user; the child's pid, or why it did not start.
+Result<pid_t> start_forked(const SpawnOptions& o, int out_fd, int err_fd, ProcessResult& r) {
+  int status_pipe[2];
+  if (pipe2(status_pipe, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
+  std::vector<char*> argv = exec_strings(o.argv), envp = exec_strings(o.env);
+  pid_t pid = fork();
+  if (pid < 0) {
+    int e = errno;
+    close(status_pipe[0]);
+    close(status_pipe[1]);
+    return Error{std::string("fork: ") + std::strerror(e)};
+  }
+  if (pid == 0) exec_child(o, argv.data(), envp.data(), out_fd, err_fd, status_pipe[1]);
+  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
+  close(status_pipe[1]);
   // The status pipe: one byte for the network namespace, then an exec error if any.
   std::string status;
-  char buf[65536];
+  char buf[256];
   for (ssize_t n; (n = read(status_pipe[0], buf, sizeof buf)) != 0;) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) break;
@@ -145,23 +150,84 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
     std::memcpy(&e, status.data() + 2, sizeof e);
     kill(-pid, SIGKILL);
     waitpid(pid, nullptr, 0);
-    close(out_pipe[0]);
-    close(err_pipe[0]);
     std::string what = status[1] == 'c' ? "cannot enter " + o.cwd : "cannot execute " + o.argv[0];
     return Error{what + ": " + std::strerror(e)};
   }
+  return pid;
+}
+
+// Clones the child into the sandbox (base/sandbox.h), its root built on
+// `root_dir`, an empty folder; the child's pid, or why it did not start.
+Result<pid_t> start_sandboxed(const SpawnOptions& o, int out_fd, int err_fd, const std::string& root_dir,
+                              ProcessResult& r) {
+  SandboxOptions s;
+  static_cast<SandboxView&>(s) = *o.sandbox;
+  s.argv = o.argv;
+  s.env = o.env;
+  s.stdout_fd = out_fd;
+  s.stderr_fd = err_fd;
+  s.root_dir = root_dir;
+  s.cwd = o.cwd;
+  s.limits = o.limits;
+  TRY_ASSIGN(SandboxedChild child, spawn_sandboxed(s));
+  r.network_isolated = child.layers.network_namespace;
+  r.sandbox_missing = child.layers.missing;
+  return child.pid;
+}
+
+}  // namespace
+
+Result<ProcessResult> run_process(const SpawnOptions& o) {
+  if (o.argv.empty()) return Error{"run_process: empty argv"};
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    int e = errno;
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    return Error{std::string("pipe: ") + std::strerror(e)};
+  }
+  ProcessResult r;
+  auto start = std::chrono::steady_clock::now();
+  // The sandbox's root is built on an empty folder of this call's, removed after.
+  std::string root_dir;
+  Result<pid_t> started = Error{""};
+  if (o.sandbox) {
+    std::error_code ec;
+    auto made = make_temp_dir(std::filesystem::temp_directory_path(ec).string(), "refinery-root");
+    if (!made) started = made.error();
+    else started = start_sandboxed(o, out_pipe[1], err_pipe[1], root_dir = *made, r);
+  } else {
+    started = start_forked(o, out_pipe[1], err_pipe[1], r);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  struct RemoveRoot {
+    const std::string& dir;
+    ~RemoveRoot() {
+      if (!dir.empty()) rmdir(dir.c_str());
+    }
+  } remove_root{root_dir};
+  if (!started) {
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return started.error();
+  }
+  const pid_t pid = *started;
 
   CappedBuffer out(o.output_cap_bytes), err(o.output_cap_bytes);
+  char buf[65536];
   struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   bool exited = false;
   int wstatus = 0;
+  struct rusage usage {};
   std::chrono::steady_clock::time_point exit_time;
   auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(o.timeout_seconds));
   while (!exited || open_fds > 0) {
     if (!exited) {
-      pid_t w = waitpid(pid, &wstatus, WNOHANG);
+      pid_t w = wait4(pid, &wstatus, WNOHANG, &usage);
       if (w == pid) {
         exited = true;
         exit_time = std::chrono::steady_clock::now();
@@ -172,8 +238,11 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
     auto now = std::chrono::steady_clock::now();
     if (!exited && o.timeout_seconds > 0 && now >= deadline) {
       r.timed_out = true;
+      // The group; and a sandboxed child is its PID namespace's first
+      // process, whose death takes every process in it.
       kill(-pid, SIGKILL);
-      waitpid(pid, &wstatus, 0);
+      kill(pid, SIGKILL);
+      wait4(pid, &wstatus, 0, &usage);
       exited = true;
       exit_time = now;
     }
@@ -203,6 +272,8 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                  static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   if (WIFEXITED(wstatus)) r.exit_code = WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
   r.out = out.text();

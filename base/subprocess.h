@@ -1,13 +1,17 @@
-// Spawning a child process under a sandbox and a hard deadline.
+// Spawning a child process under resource limits and a hard deadline.
 //
 // run_process() forks, puts the child in a fresh process group, closes its
 // stdin, gives it exactly the environment in the options (nothing is
 // inherited), applies resource limits, optionally moves it into a new network
-// namespace, and execs. It drains stdout and stderr while the child runs,
-// keeping the head and tail of each up to a cap, so a child that floods its
-// output neither blocks nor fills memory. At the deadline, and again when the
-// child exits, the whole process group is killed with SIGKILL, so nothing the
-// child started outlives it.
+// namespace, and execs. With `sandbox` set it starts the child inside
+// base/sandbox.h's boundary instead (namespaces, a private root showing what
+// the view lists, another identity, no_new_privs), with the same limits. It
+// drains stdout and stderr while the child runs, keeping the head and tail of
+// each up to a cap, so a child that floods its output neither blocks nor
+// fills memory. At the deadline, and again when the child exits, the whole
+// process group is killed with SIGKILL (a sandboxed child is the first
+// process of its PID namespace: everything under it dies with it), so
+// nothing the child started outlives it.
 //
 // Blocking; safe to call from several threads at once (each call owns its
 // child). A failure to start the program is an Error; everything the child
@@ -15,16 +19,19 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
+#include "base/sandbox_view.h"
 
 namespace base {
 
 struct ResourceLimit {
   int resource;        // RLIMIT_* from <sys/resource.h>
   unsigned long long value;  // soft and hard limit
+  unsigned long long hard = 0;  // a hard limit above `value`; 0: `value`
 };
 
 struct SpawnOptions {
@@ -35,6 +42,9 @@ struct SpawnOptions {
   size_t output_cap_bytes = 64 << 10;  // per stream; head and tail are kept
   bool isolate_network = false;        // try a new network namespace
   std::vector<ResourceLimit> limits;
+  // Run inside the sandbox, seeing only this (cwd must be visible in it);
+  // isolate_network is then implied. Unset: a plain fork as refinery's user.
+  std::optional<SandboxView> sandbox;
 };
 
 struct ProcessResult {
@@ -44,7 +54,11 @@ struct ProcessResult {
   std::string out, err;             // capped: head and tail
   size_t out_bytes = 0, err_bytes = 0;  // total bytes the child wrote
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // user + system time of the child and the descendants it waited for
   bool network_isolated = false;
+  // Sandboxed runs: each layer the platform refused ("namespaces: clone
+  // refused (...)"); empty when every layer applied.
+  std::vector<std::string> sandbox_missing;
   bool exited_ok() const { return !timed_out && signal == 0 && exit_code == 0; }
 };
 

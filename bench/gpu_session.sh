@@ -17,6 +17,8 @@
 #   figures    eval_breakdown.sh and timing_floor.sh (breakdown, floor: one of them)
 #   watch      watch_cost.sh: the launch watch on and off, and the checks' wall time
 #   doctor     refinery doctor --backend cuda
+#   batch      batch_size.sh on cuda at the small size: the reference's time per call against the batch
+#   draws      draw_cost.py: a timed call's fresh inputs, shifted copy (the old way) against a fresh draw
 #   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md;
 #              REFINERY_INTEGRITY_ONLY=word,... runs only the entries whose candidate path has one)
 #   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
@@ -161,6 +163,14 @@ PY
       step "watch_cost"
       timeout "$(left 200)" bench/watch_cost.sh build-gpu "${REFINERY_WATCH_REPEATS:-3}" > "$out/watch.log" 2>&1
       cat "$out/watch.log" ;;
+    batch)
+      step "batch size (cuda, small)"
+      REFINERY_BENCH_BACKEND=cuda REFINERY_BENCH_SIZE=small timeout "$(left 200)" bench/batch_size.sh build-gpu 3 \
+        "${REFINERY_BATCH_SIZES:-1 8 64}" > "$out/batch.log" 2>&1
+      cat "$out/batch.log" ;;
+    draws)
+      step "fresh inputs: shifted copy against a fresh draw"
+      timeout "$(left 120)" python3 bench/draw_cost.py cuda 10 2>&1 | tee "$out/draws.log" ;;
     doctor)
       step doctor
       timeout "$(left 120)" build-gpu/refinery doctor --backend cuda > "$out/doctor.log" 2>&1

@@ -102,7 +102,7 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   const std::vector<std::string> link = link_flags(toolchain_, jobs[0].backend == Backend::cuda, false);
   const std::string source = batch_source(jobs);
   const std::string key = base::sha256_hex("batch-v1\n" + compiler + "\n" + version + "\n" + toolchain_.torch_version +
-                                           "\n" + base::join(flags, " ") + "\n" + base::join(link, " ") + "\n" +
+                                           "\n" + sandbox_key(options_) + "\n" + base::join(flags, " ") + "\n" + base::join(link, " ") + "\n" +
                                            (pch.empty() ? "" : "pch") + "\n" + source);
   const fs::path entry = fs::path(options_.cache_dir) / "objects" / "batch" / key;
   std::error_code ec;
@@ -120,13 +120,11 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "batch"));
   const std::string source_path = (fs::path(tmp) / "batch.cpp").string();
   TRY(base::write_file(source_path, source));
+  std::vector<std::string> visible = {compat};
+  if (!pch.empty()) visible.push_back(pch);
   auto spawn = [&](std::vector<std::string> argv) {
-    base::SpawnOptions o;
-    o.argv = std::move(argv);
-    o.env = compiler_env();
-    o.cwd = tmp;
+    base::SpawnOptions o = compile_spawn(toolchain_, options_, std::move(argv), tmp, visible);
     o.timeout_seconds = options_.timeout_seconds * static_cast<double>(jobs.size());
-    o.output_cap_bytes = 256 << 10;
     return runner_.run(o);
   };
   std::vector<std::string> argv = {compiler};

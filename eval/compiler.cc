@@ -17,6 +17,7 @@
 #include "eval/compat_headers.h"
 #include "eval/compile_log.h"
 #include "eval/compiler_detail.h"
+#include "eval/static_checks.h"
 #include "eval/lean_headers.h"
 #include "eval/nvcc_split.h"
 
@@ -53,16 +54,12 @@ std::string quote_command(const std::vector<std::string>& argv) {
   return out;
 }
 
-std::vector<std::string> compiler_env() {
-  std::vector<std::string> env;
-  for (const char* key : {"PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_HOME"})
-    if (const char* v = std::getenv(key)) env.push_back(std::string(key) + "=" + v);
-  env.push_back("LC_ALL=C");  // plain ASCII quotes in logs that models and tests read
-  return env;
-}
-
-base::Status seal(const fs::path& dir) {
-  constexpr auto kFolder = static_cast<fs::perms>(kFolderMode), kFile = static_cast<fs::perms>(kFileMode);
+base::Status seal(const fs::path& dir, Access access) {
+  // What a sandboxed compile wrote belongs to the sandbox's uid until now.
+  if (geteuid() == 0) TRY(base::chown_tree(dir.string(), geteuid(), getegid()));
+  const bool shared = access == Access::compilers;
+  const auto kFolder = static_cast<fs::perms>(shared ? kSharedFolderMode : kFolderMode);
+  const auto kFile = static_cast<fs::perms>(shared ? kSharedFileMode : kFileMode);
   std::error_code walk, mode;
   fs::permissions(dir, kFolder, mode);
   for (fs::recursive_directory_iterator it(dir, walk), end; !walk && !mode && it != end; it.increment(walk)) {
@@ -107,6 +104,27 @@ std::string full_headers_because(const std::string& why_not) {
 // The entry stored at dir, or why it cannot be used (the Error's message). An
 // ok entry is used only when its lib.so has the SHA-256 meta.json recorded,
 // and when it is no larger than the cache keeps.
+// The candidate's own lines of its preprocessed translation unit (g++'s
+// -save-temps=obj output beside lib.so, or nvcc's host preprocessing,
+// *.cpp4.ii, in its temporary folder), written to the entry as
+// kPreprocessedFile; the compiler's other temporaries beside lib.so go.
+std::string own_preprocessed(const std::string& tmp, const std::string& where, const std::string& file_name) {
+  std::string text;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(where, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool ii = base::ends_with(name, ".cpp4.ii") || base::ends_with(name, "-" + file_name.substr(0, file_name.rfind('.')) + ".ii");
+    if (ii && text.empty()) {
+      auto read = base::read_file(e.path().string());
+      if (read && read->size() <= (256u << 20)) text = candidate_lines(*read, file_name);
+    }
+    if (where == tmp && base::starts_with(name, "lib.so-")) fs::remove(e.path(), ec);
+  }
+  if (text.size() > (4u << 20)) text.resize(4u << 20);
+  (void)base::write_file((fs::path(tmp) / kPreprocessedFile).string(), text);
+  return text;
+}
+
 Result<CompiledLibrary> read_entry(const fs::path& dir, const CompileCache& cache) {
   if (auto why = cache.oversize(dir.string())) return Error{*why};
   auto text = base::read_file((dir / "meta.json").string());
@@ -120,6 +138,7 @@ Result<CompiledLibrary> read_entry(const fs::path& dir, const CompileCache& cach
   if (meta.contains("command") && meta["command"].is_string()) out.command = meta["command"].get<std::string>();
   auto log = base::read_file((dir / "compile.log").string());
   out.log = log ? *log : "";
+  if (auto pre = base::read_file((dir / kPreprocessedFile).string())) out.preprocessed = *pre;
   if (meta.contains("headers") && meta["headers"].is_string()) out.headers = meta["headers"].get<std::string>();
   out.library_path = (dir / "lib.so").string();
   if (!out.ok) return out;
@@ -154,9 +173,7 @@ Result<std::string> CompileService::compiler_version(const std::string& compiler
     for (const auto& [c, v] : versions_)
       if (c == compiler) return v;
   }
-  base::SpawnOptions o;
-  o.argv = {compiler, "--version"};
-  o.env = compiler_env();
+  base::SpawnOptions o = compile_spawn(toolchain_, options_, {compiler, "--version"}, "", {});
   o.timeout_seconds = 60;
   TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
   if (!r.exited_ok()) return Error{"cannot run " + compiler + " --version: " + r.err};
@@ -164,6 +181,17 @@ Result<std::string> CompileService::compiler_version(const std::string& compiler
   std::lock_guard<std::mutex> lock(mutex_);
   versions_.emplace_back(compiler, version);
   return version;
+}
+
+Result<std::vector<std::string>> CompileService::sandbox_missing() {
+  CompileOptions probe = options_;
+  probe.sandbox.allow_incomplete = true;  // to see what is missing rather than stop at it
+  base::SpawnOptions o = compile_spawn(toolchain_, probe, {toolchain_.cxx, "--version"}, "", {});
+  o.timeout_seconds = 60;
+  if (!o.sandbox) return std::vector<std::string>{"the sandbox: off (CompileSandbox::enabled)"};
+  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  if (!r.exited_ok()) return Error{"cannot run " + toolchain_.cxx + " --version in the sandbox: " + r.err};
+  return r.sandbox_missing;
 }
 
 std::string CompileService::precompiled_header(const std::vector<std::string>& flags,
@@ -179,29 +207,36 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
   fs::path dir = fs::path(options_.cache_dir) / "pch" / key.substr(0, 16);
   fs::path header = dir / kPchHeader;
   fs::path gch = dir / (std::string(kPchHeader) + ".gch");
-  if (auto made = base::make_dirs(dir.string(), kFolderMode); !made) {
+  if (auto made = base::make_dirs(dir.string(), kSharedFolderMode); !made) {
     *note = "precompiled header unavailable: " + made.error().message;
     return "";
   }
   // One process builds it; others wait on the lock and then find it there.
-  int lock_fd = open((dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, kFileMode);
+  int lock_fd = open((dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, kSharedFileMode);
   if (lock_fd >= 0) flock(lock_fd, LOCK_EX);
   if (!fs::exists(gch)) {
     (void)base::write_file(header.string(), "#include <torch/torch.h>\n");
-    std::string tmp = gch.string() + ".tmp." + std::to_string(getpid());
-    base::SpawnOptions o;
-    o.argv = {toolchain_.cxx};
-    o.argv.insert(o.argv.end(), flags.begin(), flags.end());
-    o.argv.insert(o.argv.end(), {"-x", "c++-header", header.string(), "-o", tmp});
-    o.env = compiler_env();
-    o.timeout_seconds = options_.timeout_seconds;
-    auto r = runner_.run(o);
+    // Built in a scratch folder of its own (the compiler writes nowhere else), then moved into place.
+    const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
+    auto scratch = base::make_dirs(tmp_parent, kFolderMode) ? base::make_temp_dir(tmp_parent, "pch")
+                                                     : Result<std::string>(Error{"cannot create " + tmp_parent});
+    std::vector<std::string> argv = {toolchain_.cxx};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    const std::string built = scratch ? *scratch + "/" + kPchHeader + ".gch" : "";
+    argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", built});
+    // What it builds is LibTorch's, not a candidate's: no cap on its size.
+    CompileOptions pch_options = options_;
+    pch_options.sandbox.caps.file_bytes = 0;
+    auto r = scratch ? runner_.run(compile_spawn(toolchain_, pch_options, argv, *scratch, {dir.string()}))
+                     : base::Result<base::ProcessResult>(scratch.error());
     std::error_code ec;
-    if (r && r->exited_ok()) fs::rename(tmp, gch, ec);
+    if (r && r->exited_ok() && seal(*scratch, Access::compilers)) fs::rename(built, gch, ec);
     else *note = "precompiled header failed to build; compiling without it";
+    if (scratch) fs::remove_all(*scratch, ec);
   }
-  // Every compile includes it: nobody else may write it.
-  if (auto sealed = seal(dir); !sealed) *note = sealed.error().message;
+  // Every compile includes it: nobody else may write it; every compile's
+  // sandbox (another uid) reads it. It holds LibTorch's headers, compiled.
+  if (auto sealed = seal(dir, Access::compilers); !sealed) *note = sealed.error().message;
   if (lock_fd >= 0) close(lock_fd);
   if (fs::exists(gch)) pch_dir_ = dir.string();
   return pch_dir_;
@@ -211,20 +246,23 @@ Result<std::string> CompileService::compat_include_dir() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!compat_dir_.empty()) return compat_dir_;
   // First use of the cache by this service (every compile asks for these
-  // headers first): its own folders are made private, also in a cache an
-  // older refinery left readable by all. The cache's root is the user's to
+  // headers first): the folders of compiled candidates are made private,
+  // also in a cache an older refinery left readable by all; the folders of
+  // refinery's and LibTorch's own headers stay readable, for the compilers'
+  // sandbox (another uid) reads them. The cache's root is the user's to
   // choose (--cache-dir may name a shared folder) and is left as it is.
-  for (const char* own : {"objects", "pch", "include", "tmp"}) {
+  for (auto [own, mode] : {std::pair{"objects", kFolderMode}, std::pair{"tmp", kFolderMode},
+                           std::pair{"pch", kSharedFolderMode}, std::pair{"include", kSharedFolderMode}}) {
     const fs::path folder = fs::path(options_.cache_dir) / own;
-    TRY(base::make_dirs(folder.string(), kFolderMode));
+    TRY(base::make_dirs(folder.string(), mode));
     std::error_code ec;
-    fs::permissions(folder, static_cast<fs::perms>(kFolderMode), ec);
-    if (ec) return Error{folder.string() + ": cannot make it private: " + ec.message()};
+    fs::permissions(folder, static_cast<fs::perms>(mode), ec);
+    if (ec) return Error{folder.string() + ": cannot set its mode: " + ec.message()};
   }
   std::string all = "compat-v1\n";
   for (const auto& h : compat_headers()) all += h.path + "\n" + h.text + "\n";
   fs::path dir = fs::path(options_.cache_dir) / "include" / base::sha256_hex(all).substr(0, 16);
-  TRY(base::make_dirs(dir.parent_path().string(), kFolderMode));
+  TRY(base::make_dirs(dir.parent_path().string(), kSharedFolderMode));
   // Content-addressed: a complete folder appears by rename, or is already there.
   if (!fs::exists(dir / "complete")) {
     TRY_ASSIGN(std::string tmp, base::make_temp_dir(dir.parent_path().string(), "compat"));
@@ -234,7 +272,7 @@ Result<std::string> CompileService::compat_include_dir() {
       TRY(base::write_file(file.string(), h.text));
     }
     TRY(base::write_file((fs::path(tmp) / "complete").string(), ""));
-    TRY(seal(tmp));
+    TRY(seal(tmp, Access::compilers));
     std::error_code ec;
     fs::rename(tmp, dir, ec);
     if (ec) fs::remove_all(tmp, ec);  // another process put it there first
@@ -333,8 +371,14 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   // LibTorch's headers) is made on a miss.
   LeanPlan lean;
   if (use_nvcc && options_.lean_headers) lean = screen_lean_headers(job.source);
+  // A candidate's compile leaves what the preprocessor made of it, for the
+  // static checks (static_checks.h: scan_preprocessed): g++ beside its
+  // output, nvcc's host preprocessing in its own temporary folder.
+  const bool keep_preprocessed = !job.host_only;
+  if (keep_preprocessed && !use_nvcc) flags.push_back("-save-temps=obj");
   std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
-                                     toolchain_.torch_version + "\n" + base::join(flags, " ") +
+                                     toolchain_.torch_version + "\n" + sandbox_key(options_) + "\n" +
+                                     base::join(flags, " ") +
                                      "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
                                      "\n" + ext + "\n" + full_source +
                                      // Not the lean files: lean or full, the result means the same.
@@ -368,16 +412,14 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   TRY_ASSIGN(std::string tmp, base::make_temp_dir(tmp_parent, "compile"));
   std::string source_path = (fs::path(tmp) / (job.stem + ext)).string();
   TRY(base::write_file(source_path, full_source));
-  base::SpawnOptions o;
-  o.argv = {compiler};
-  if (!pch.empty()) o.argv.insert(o.argv.end(), {"-I" + pch, "-include", kPchHeader, "-Winvalid-pch"});
-  o.argv.insert(o.argv.end(), flags.begin(), flags.end());
-  o.argv.insert(o.argv.end(), {"-shared", source_path, "-o", (fs::path(tmp) / "lib.so").string()});
-  o.argv.insert(o.argv.end(), link.begin(), link.end());
-  o.env = compiler_env();
-  o.cwd = tmp;
-  o.timeout_seconds = options_.timeout_seconds;
-  o.output_cap_bytes = 256 << 10;
+  std::vector<std::string> argv = {compiler};
+  if (!pch.empty()) argv.insert(argv.end(), {"-I" + pch, "-include", kPchHeader, "-Winvalid-pch"});
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-shared", source_path, "-o", (fs::path(tmp) / "lib.so").string()});
+  argv.insert(argv.end(), link.begin(), link.end());
+  std::vector<std::string> visible = {compat};
+  if (!pch.empty()) visible.push_back(pch);
+  base::SpawnOptions o = compile_spawn(toolchain_, options_, std::move(argv), tmp, visible);
   // One compile per core: wait for a slot.
   slots_.acquire();
   struct Release {
@@ -387,7 +429,8 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   auto start = std::chrono::steady_clock::now();
   const std::string nvcc_tmp = (fs::path(tmp) / "nvcc-tmp").string();
   if (use_nvcc) {
-    // nvcc's temporary files go in a folder of this compile's own, removed after.
+    // nvcc's temporary files go in a folder of this compile's own, removed
+    // after; the steps of its split, each a sandbox of its own, pass them on there.
     fs::create_directories(nvcc_tmp);
     std::erase_if(o.env, [](const std::string& kv) { return base::starts_with(kv, "TMPDIR="); });
     o.env.push_back("TMPDIR=" + nvcc_tmp);
@@ -411,14 +454,18 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   } else {
     TRY_ASSIGN(r, run(o));
   }
-  // A failure that may not be the source's (a signal, a full disk, no
-  // memory) is tried once more, and if it fails the same way it is reported
-  // but never cached: the same source may compile on a healthier machine.
-  std::optional<std::string> transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
+  // A cap the compile hit is the source's doing: a compile error, cached.
+  // Another failure that may not be the source's (a signal, a full disk) is
+  // tried once more, and if it fails the same way it is reported but never
+  // cached: the same source may compile on a healthier machine.
+  std::optional<std::string> cap = cap_note(r, options_);
+  std::optional<std::string> transient = r.timed_out || r.exited_ok() || cap ? std::nullopt : transient_failure(r);
   if (transient) {
     TRY_ASSIGN(r, run(o));
-    transient = r.timed_out || r.exited_ok() ? std::nullopt : transient_failure(r);
+    cap = cap_note(r, options_);
+    transient = r.timed_out || r.exited_ok() || cap ? std::nullopt : transient_failure(r);
   }
+  if (keep_preprocessed && r.exited_ok()) out.preprocessed = own_preprocessed(tmp, use_nvcc ? nvcc_tmp : tmp, job.stem + ext);
   if (use_nvcc) {
     std::error_code ignored;
     fs::remove_all(nvcc_tmp, ignored);
@@ -433,6 +480,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   if (r.timed_out)
     out.log += "\nrefinery: the compiler did not finish within " +
                std::to_string(static_cast<int>(options_.timeout_seconds)) + " s and was killed";
+  if (cap) out.log += "\n" + *cap;
   out.command = quote_command(o.argv);
   if (transient)
     out.log += "\nrefinery: the compile failed twice for a reason that may not be the source's (" + *transient +

@@ -19,15 +19,26 @@
 // never removes an entry whose CompiledLibrary is still held, by this process
 // or another (compile_cache.h).
 //
-// The cache is trusted code, private to its owner: its folders are 0700 and
-// its files 0600 whatever the umask (the runner reads no file of it: it gets
-// its library through a sealed descriptor; the judge reads the cache as
-// refinery's own uid), and meta.json records the SHA-256 of lib.so. A hit
+// The cache is trusted code, private to its owner: the folders of compiled
+// candidates (objects/, tmp/) are 0700 and their files 0600 whatever the
+// umask (the runner reads no file of it: it gets its library through a sealed
+// descriptor; the judge reads the cache as refinery's own uid); refinery's
+// headers and the precompiled LibTorch header (include/, pch/) are readable
+// by all, since the compilers' sandbox reads them as another uid, and
+// writable by refinery alone. meta.json records the SHA-256 of lib.so. A hit
 // whose lib.so is missing or no longer matches is removed and compiled again,
 // with a note.
 //
 // Compile logs are stored as they are returned: redacted of the secrets in
 // CompileOptions::secrets.
+//
+// Every compile step (g++, the precompiled header, nvcc and each step of its
+// split, a batch, a lean attempt) runs in a sandbox (CompileSandbox): new
+// namespaces, another identity, a private root showing only the toolchain,
+// LibTorch and the folders that compile needs, read-only, and its own scratch
+// folder writable; and under caps on memory, CPU time, file size and
+// processes. A compile that hits a cap is a compile error that names the
+// cap, cached like any other (docs/judge-and-runner.md, "The compilers' sandbox").
 //
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed
@@ -42,6 +53,7 @@
 #include <vector>
 
 #include "base/redact.h"
+#include "base/process_caps.h"
 #include "base/result.h"
 #include "base/subprocess.h"
 #include "eval/compile_cache.h"
@@ -62,6 +74,15 @@ struct Toolchain {
 
 Toolchain build_toolchain();
 
+// The boundary and the caps of every compile step.
+struct CompileSandbox {
+  bool enabled = true;            // false: compilers run as refinery's user and see everything (for benches)
+  bool allow_incomplete = false;  // compile where the platform refuses a layer (eval.allow_untrusted); else an Error
+  base::ProcessCaps caps;         // per process: memory 6 GiB, CPU 240 s, files 256 MiB, 512 processes
+  uint64_t scratch_bytes = 1ull << 30;  // the private /tmp, where g++ keeps its temporaries
+  std::vector<std::string> read_only;   // more paths compilers may read (a host compiler's own folders, ...)
+};
+
 struct CompileOptions {
   std::string cache_dir;          // required
   std::string cuda_arch = "90a";  // compute capability for nvcc, e.g. "90a", "80"
@@ -74,6 +95,7 @@ struct CompileOptions {
   // headers note of every compile, before they are stored or returned
   // (base/redact.h): a source may have the compiler quote what it found.
   std::vector<std::string> secrets;
+  CompileSandbox sandbox;
 };
 
 struct CompileJob {
@@ -89,6 +111,9 @@ struct CompiledLibrary {
   bool cached = false;
   std::string library_path;  // valid when ok
   std::string log;           // compiler output, capped
+  // A candidate's own lines after the preprocessor (static_checks.h:
+  // candidate_lines), for the static checks; empty for references and failures.
+  std::string preprocessed;
   std::string command;       // the compile command, for the record
   std::string key;
   double seconds = 0;        // time spent compiling now (0 when cached)
@@ -126,6 +151,10 @@ class CompileService {
   // the batch does not compile, each job goes through compile(), whose logs
   // name the culprit.
   base::Result<std::vector<CompiledLibrary>> compile_batch(const std::vector<CompileJob>& jobs);
+
+  // The layers of the compilers' sandbox this machine refuses (empty: every
+  // one applies), found by running the C++ compiler in it; for `refinery doctor`.
+  base::Result<std::vector<std::string>> sandbox_missing();
 
   const Toolchain& toolchain() const { return toolchain_; }
   const CompileOptions& options() const { return options_; }

@@ -93,8 +93,18 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     return Error{problem.id + ": the reference does not compile:\n" + ref->log};
   if (!cand) return cand.error().wrap("compiling the candidate");
 
+  // The preprocessed source next: a name built by a macro is spelt out
+  // there (and the compile that made it ran in the compilers' sandbox).
+  const auto p0 = Clock::now();
+  std::vector<Finding> hidden = scan_preprocessed(cand->preprocessed, findings, settings.static_checks);
+  findings.insert(findings.end(), hidden.begin(), hidden.end());
+  const double preprocessed_ms = std::chrono::duration<double, std::milli>(Clock::now() - p0).count();
   Outcome outcome;
-  if (!cand->ok) {
+  if (std::string why = rejection_message(hidden); !why.empty()) {
+    outcome.status = Status::rejected;
+    outcome.message = why;
+    outcome.phase = "static_checks";
+  } else if (!cand->ok) {
     outcome.status = Status::compile_error;
     outcome.message = "the candidate does not compile";
   } else {
@@ -106,7 +116,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.quarantine = quarantine_reason(*inputs, outcome, settings.quarantine_speedup);
   apply_library_only(outcome, settings.library_only);
   outcome.phases_ms["compile"] = compile_ms - static_ms;
-  outcome.phases_ms["static_checks"] = static_ms;
+  outcome.phases_ms["static_checks"] = static_ms + preprocessed_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   redact(outcome, base::Redactor(settings.secrets));
   return outcome;

@@ -6,9 +6,12 @@
 // is made of) and finds where the source does it.
 //
 // The scan is lexical: comments are dropped, string literals kept only for
-// the rules about paths; it finds what a reader would find, not what a
-// preprocessor trick could hide (the sandbox and the runtime checks are what
-// bind; these findings explain to the model what to change). Each rule's
+// the rules about paths. It runs twice: on the source as written, before
+// anything compiles, and on the candidate's own lines as the compiler's
+// preprocessor left them (scan_preprocessed), where a name built by token
+// pasting or by a header's macro is spelt out. The sandbox and the runtime
+// checks are what bind; these findings say early, and to the model, what
+// to change. Each rule's
 // action is a campaign setting: off, warn (the finding goes into the
 // attempt's record and the feedback) or reject (the candidate is `rejected`
 // before it is compiled, the message naming the rule and the line).

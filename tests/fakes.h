@@ -13,12 +13,14 @@
 namespace fakes {
 
 // A compiler that answers --version, "compiles" by writing the -o file, and
-// fails any source containing BROKEN. Records every command.
+// fails any source containing BROKEN (an error), KILLED (signal 9), NOSPACE
+// (a full disk) or MEMORY_BOMB (the memory cap). Records every spawn.
 class FakeCompiler : public base::ProcessRunner {
  public:
   base::Result<base::ProcessResult> run(const base::SpawnOptions& o) override {
     std::lock_guard<std::mutex> lock(mutex);
     commands.push_back(o.argv);
+    spawns.push_back(o);
     base::ProcessResult r;
     r.exit_code = 0;
     if (o.argv.size() == 2 && o.argv[1] == "--version") {
@@ -36,6 +38,11 @@ class FakeCompiler : public base::ProcessRunner {
     if (text.ok() && text->find("KILLED") != std::string::npos) {  // the OOM killer, say
       r.exit_code = -1;
       r.signal = 9;
+      return r;
+    }
+    if (text.ok() && text->find("MEMORY_BOMB") != std::string::npos) {
+      r.exit_code = 1;
+      r.err = "cc1plus: out of memory allocating 65536 bytes after a total of 6442385408 bytes\n";
       return r;
     }
     if (text.ok() && text->find("NOSPACE") != std::string::npos) {
@@ -78,6 +85,7 @@ class FakeCompiler : public base::ProcessRunner {
   std::mutex mutex;
   std::string version = "fake-cc 1.0";
   std::vector<std::vector<std::string>> commands;
+  std::vector<base::SpawnOptions> spawns;
   int compiles = 0;  // successful ones
   int runs = 0;      // every compile, failed ones too
 };

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -66,5 +67,35 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     REQUIRE(broken.ok());
     CHECK_FALSE(broken->ok);
     CHECK(broken->log.find("identifier \"undeclared\" is undefined") != std::string::npos);
+  }
+}
+
+TEST_SUITE("eval::CompileService with the real nvcc") {
+  TEST_CASE("every step of nvcc runs in the sandbox: a file outside the view is a compile error quoting none of it") {
+    RealNvcc t;
+    const std::string secret = "refinery-nvcc-sandbox-secret-91c2";
+    const std::string secret_path = t.cache + "/secret.h";
+    REQUIRE(base::write_file(secret_path, "#error " + secret + "\n").ok());
+    std::string shadow;
+    if (std::ifstream f("/etc/shadow"); f) std::getline(f, shadow);
+    for (const std::string& path : {secret_path, std::string("/etc/shadow")}) {
+      auto lib = t.service.compile({eval::Backend::cuda, false, "#include <" + path + ">\n" + t.source, "", "candidate"});
+      REQUIRE(lib.ok());
+      INFO(lib->log);
+      CHECK_FALSE(lib->ok);
+      CHECK(lib->log.find(fs::path(path).filename().string() + ": No such file or directory") != std::string::npos);
+      CHECK(lib->log.find(secret) == std::string::npos);
+      if (!shadow.empty()) CHECK(lib->log.find(shadow) == std::string::npos);
+    }
+    // Nor can the host code's assembler embed it.
+    auto incbin = t.service.compile(
+        {eval::Backend::cuda, false, t.source + "\nasm(\".incbin \\\"" + secret_path + "\\\"\");\n", "", "candidate"});
+    REQUIRE(incbin.ok());
+    if (incbin->ok) {
+      auto bytes = base::read_file(incbin->library_path);
+      REQUIRE(bytes.ok());
+      CHECK(bytes->find(secret) == std::string::npos);
+    }
+    CHECK(incbin->log.find(secret) == std::string::npos);
   }
 }

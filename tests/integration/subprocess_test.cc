@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -313,6 +314,103 @@ TEST_SUITE("base::run_process") {
       });
     for (auto& t : threads) t.join();
     for (size_t i = 0; i < outs.size(); ++i) CHECK(outs[i] == std::to_string(i) + "\n");
+  }
+}
+
+namespace {
+
+// What a compiler would see: the toolchain, and one folder of its own.
+base::SpawnOptions sandboxed(const std::string& script, const std::string& scratch) {
+  auto o = shell(script);
+  o.sandbox = base::toolchain_view();
+  o.sandbox->read_write = {scratch};
+  o.sandbox->require_every_layer = true;
+  o.cwd = scratch;
+  return o;
+}
+
+// Whether a process whose command line holds `marker` runs anywhere on the host.
+bool runs_anywhere(const std::string& marker) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream cmdline(e.path() / "cmdline");
+    std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+    if (text.find(marker) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_SUITE("base::run_process in a sandbox") {
+  TEST_CASE("the child sees the toolchain and its own folder, nothing of /etc but the loader's cache, and /dev/null only") {
+    TempDir dir;
+    auto r = run(sandboxed("ls /etc; ls /dev; ls /; test -e /sys && echo sys; test -e /root && echo root; "
+                           "pwd; echo written > here; cat here",
+                           dir.path()));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.sandbox_missing.empty());
+    CHECK(r.network_isolated);
+    CHECK(r.out.find("alternatives\nld.so.cache\n") == 0);
+    CHECK(r.out.find("fd\nnull\nshm\n") != std::string::npos);  // no zero, no urandom, no NVIDIA node
+    CHECK(r.out.find("sys\n") == std::string::npos);
+    CHECK(r.out.find("root\n") == std::string::npos);
+    CHECK(r.out.find(dir.path() + "\nwritten\n") != std::string::npos);
+    CHECK(base::read_file(dir.file("here")).value() == "written\n");
+  }
+
+  TEST_CASE("the child is unprivileged, may not gain privileges, and is the OOM killer's first choice") {
+    TempDir dir;
+    auto r = run(sandboxed("id -u; grep -E '^(NoNewPrivs|CapEff)' /proc/self/status; cat /proc/self/oom_score_adj; "
+                           "echo $$",
+                           dir.path()));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find(geteuid() == 0 ? "65534\n" : "0\n") == 0);  // nobody, or a user namespace's root
+    CHECK(r.out.find("CapEff:\t0000000000000000\n") != std::string::npos);
+    CHECK(r.out.find("NoNewPrivs:\t1\n") != std::string::npos);
+    CHECK(r.out.find("\n1000\n1\n") != std::string::npos);  // the OOM score; and it is PID 1
+  }
+
+  TEST_CASE("the deadline kills the child and everything it started") {
+    TempDir dir;
+    const std::string marker = "3" + std::to_string(getpid() % 1000) + "7";
+    auto o = sandboxed("sleep " + marker + " & sleep " + marker + " & wait", dir.path());
+    o.timeout_seconds = 0.5;
+    auto r = run(o);
+    CHECK(r.timed_out);
+    CHECK(r.wall_seconds < 10);
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i) {
+      gone = !runs_anywhere(std::string("sleep\0", 6) + marker);
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(gone);
+  }
+
+  TEST_CASE("the limits hold inside: a write past the file size cap stops there") {
+    TempDir dir;
+    auto o = sandboxed("yes | head -c 3000000 > big", dir.path());
+    o.limits.push_back({RLIMIT_FSIZE, 1 << 20});
+    run(o);
+    CHECK(fs::file_size(dir.file("big")) == 1 << 20);
+  }
+
+  TEST_CASE("a folder the child writes is handed to its identity, and a missing program is an error") {
+    TempDir dir;
+    auto r = run(sandboxed("mkdir sub && echo x > sub/f", dir.path()));
+    CHECK(r.exit_code == 0);
+    struct stat st {};
+    REQUIRE(stat(dir.file("sub/f").c_str(), &st) == 0);
+    if (geteuid() == 0) CHECK(st.st_uid == 65534u);
+    REQUIRE(base::chown_tree(dir.path(), geteuid(), getegid()).ok());
+    REQUIRE(stat(dir.file("sub/f").c_str(), &st) == 0);
+    CHECK(st.st_uid == geteuid());
+    auto o = sandboxed("", dir.path());
+    o.argv = {"/no/such/program"};
+    auto missing = base::run_process(o);
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message.find("/no/such/program") != std::string::npos);
   }
 }
 

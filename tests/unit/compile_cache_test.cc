@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 
 #include "base/fs.h"
 #include "base/sha256.h"
+#include "base/text.h"
 #include "eval/compiler.h"
 #include "fakes.h"
 
@@ -243,7 +245,7 @@ TEST_SUITE("eval::CompileService") {
     CHECK(f.runner.compiles == 4);
   }
 
-  TEST_CASE("a fresh entry is 0700 and 0600 throughout, even under umask 0") {
+  TEST_CASE("a fresh entry is 0700 and 0600 throughout, even under umask 0; the headers compilers read are 0755 and 0644") {
     Fixture f;
     f.options.use_pch = true;
     f.options.cache_dir = f.cache + "/fresh";  // made by the service
@@ -256,22 +258,25 @@ TEST_SUITE("eval::CompileService") {
     CHECK(mode_of(entry.parent_path()) == 0700);                 // objects/<kk>
     CHECK(mode_of(entry.parent_path().parent_path()) == 0700);   // objects
     CHECK(mode_of(f.options.cache_dir) == 0700);
-    for (const char* own : {"tmp", "pch", "include"}) CHECK_MESSAGE(mode_of(f.options.cache_dir + "/" + own) == 0700, own);
+    CHECK(mode_of(f.options.cache_dir + "/tmp") == 0700);
+    // What every compile's sandbox reads as another uid: LibTorch's and refinery's headers.
+    for (const char* shared : {"pch", "include"}) CHECK_MESSAGE(mode_of(f.options.cache_dir + "/" + shared) == 0755, shared);
     int files = 0;
     for (const auto& e : fs::recursive_directory_iterator(entry)) {
       CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
       ++files;
     }
-    CHECK(files == 4);  // candidate.cpp, lib.so, compile.log, meta.json
-    // The precompiled header every compile includes, and refinery's own headers, too.
+    CHECK(files == 5);  // candidate.cpp, lib.so, compile.log, meta.json, preprocessed.txt
+    // The precompiled header every compile includes, and refinery's own
+    // headers: readable by the compilers' sandbox, writable by refinery alone.
     int pch_files = 0, headers = 0;
     for (const auto& e : fs::recursive_directory_iterator(fs::path(f.options.cache_dir) / "pch")) {
-      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
       pch_files += e.is_regular_file();
     }
     CHECK(pch_files == 3);  // the header, its .gch and the lock
     for (const auto& e : fs::recursive_directory_iterator(fs::path(f.options.cache_dir) / "include")) {
-      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
+      CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0755u : 0644u), e.path().string());
       headers += e.is_regular_file();
     }
     CHECK(headers > 1);
@@ -287,8 +292,81 @@ TEST_SUITE("eval::CompileService") {
     }
     eval::CompileService service(f.toolchain, f.options, f.runner);
     REQUIRE(service.compile(f.job("int forward();")).ok());
-    for (const char* own : {"objects", "pch", "include", "tmp"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / own) == 0700, own);
+    for (const char* own : {"objects", "tmp"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / own) == 0700, own);
+    for (const char* shared : {"pch", "include"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / shared) == 0755, shared);
     CHECK(mode_of(f.cache) == 0755);  // --cache-dir may name a folder that is not refinery's alone
+  }
+
+  TEST_CASE("a compile that hits a cap is a compile error naming it, compiled once and cached") {
+    Fixture f;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    auto bomb = service.compile(f.job("MEMORY_BOMB forward();"));
+    REQUIRE(bomb.ok());
+    CHECK_FALSE(bomb->ok);
+    CHECK(base::ends_with(bomb->log, "\nrefinery: the compile exceeded its memory cap (6 GiB)"));
+    CHECK(bomb->log.find("not cached") == std::string::npos);
+    CHECK(f.runner.runs == 1);  // not tried again as if the machine were short of memory
+    auto again = service.compile(f.job("MEMORY_BOMB forward();"));
+    REQUIRE(again.ok());
+    CHECK(again->cached);
+    CHECK(again->log == bomb->log);
+    CHECK(f.runner.runs == 1);
+    // Other caps are other keys: a larger cap compiles it again.
+    f.options.sandbox.caps.memory_bytes = 8ull << 30;
+    eval::CompileService larger(f.toolchain, f.options, f.runner);
+    auto retried = larger.compile(f.job("MEMORY_BOMB forward();"));
+    REQUIRE(retried.ok());
+    CHECK_FALSE(retried->cached);
+    CHECK(retried->key != bomb->key);
+    CHECK(base::ends_with(retried->log, "memory cap (8 GiB)"));
+  }
+
+  TEST_CASE("every compile step runs in the sandbox: the toolchain and refinery's headers read-only, its own folder "
+            "writable, under the caps") {
+    Fixture f;
+    f.options.use_pch = true;
+    f.options.sandbox.read_only = {"/opt/host-compiler"};
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    REQUIRE(service.compile(f.job("int forward();")).ok());
+    REQUIRE(service.compile(f.job("__global__ void k();", eval::Backend::cuda)).ok());
+    REQUIRE(f.runner.spawns.size() >= 5);  // two versions, the header, g++, nvcc's plan and nvcc
+    for (const auto& o : f.runner.spawns) {
+      INFO(o.argv[0], " ", (o.argv.size() > 1 ? o.argv[1] : ""));
+      REQUIRE(o.sandbox);
+      const auto& ro = o.sandbox->read_only;
+      for (const char* path : {"/opt/torch/include", "/opt/torch/lib", "/usr/local/cuda", "/opt/host-compiler",
+                               "/etc/ld.so.cache"})
+        CHECK(std::find(ro.begin(), ro.end(), path) != ro.end());
+      CHECK(std::find(o.sandbox->system.begin(), o.sandbox->system.end(), "/etc") == o.sandbox->system.end());
+      CHECK(o.sandbox->devices == std::vector<std::string>{"null"});
+      CHECK(o.sandbox->oom_score_adj == 1000);
+      CHECK(o.sandbox->require_every_layer);
+      // Nothing of the cache but what this step needs: its own folder, refinery's headers, the precompiled header.
+      for (const auto& path : ro)
+        if (base::starts_with(path, f.cache))
+          CHECK((path.find("/include/") != std::string::npos || path.find("/pch/") != std::string::npos));
+      if (o.argv.size() == 2 && o.argv[1] == "--version") {
+        CHECK(o.sandbox->read_write.empty());
+      } else {
+        CHECK(o.sandbox->read_write == std::vector<std::string>{o.cwd});
+        CHECK(base::starts_with(o.cwd, f.cache + "/tmp/"));
+      }
+      CHECK(std::find(o.env.begin(), o.env.end(), "HOME=/tmp") != o.env.end());
+      bool memory_cap = false;
+      for (const auto& l : o.limits) memory_cap = memory_cap || (l.resource == RLIMIT_AS && l.value == 6ull << 30);
+      CHECK(memory_cap);
+    }
+  }
+
+  TEST_CASE("with the sandbox off, compiles run as refinery's user but under the same caps") {
+    Fixture f;
+    f.options.sandbox.enabled = false;
+    eval::CompileService service(f.toolchain, f.options, f.runner);
+    REQUIRE(service.compile(f.job("int forward();")).ok());
+    for (const auto& o : f.runner.spawns) {
+      CHECK_FALSE(o.sandbox);
+      CHECK_FALSE(o.limits.empty());
+    }
   }
 
   TEST_CASE("the cuda backend without nvcc is a service error") {
