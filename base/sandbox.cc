@@ -478,6 +478,9 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     long pid = syscall(SYS_clone, flags, nullptr, nullptr, nullptr, 0);
     if (pid == 0) child_main(opts, p, tier.user_ns, tier.mount_ns, status_pipe[1]);
     close(status_pipe[1]);
+    // Into its memory cgroup at once: it charges little before (its copy of
+    // this process's page tables), and no model code runs in it before its hello.
+    Status in_cgroup = pid > 0 && o.cgroup ? o.cgroup->add(static_cast<pid_t>(pid)) : Status{};
     if (pid < 0) {
       int e = errno;
       close(status_pipe[0]);
@@ -523,6 +526,11 @@ Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     child.layers.no_new_privs = first.no_new_privs;
     child.layers.uid = first.uid;
     child.layers.oom_score_adj = first.oom_score_adj;
+    if (o.cgroup) {
+      child.layers.memory_cgroup = static_cast<bool>(in_cgroup);
+      if (in_cgroup) child.layers.memory_cap_bytes = o.cgroup->limit_bytes();
+      else child.layers.memory_cgroup_note = in_cgroup.error().message;
+    }
     child.layers.missing = missing;
     if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the child has refinery's uid and capabilities");
     if (o.require_every_layer && !child.layers.missing.empty()) {

@@ -14,7 +14,9 @@
 // sets no_new_privs, the resource limits and PR_SET_PDEATHSIG, keeps only the
 // descriptors named, and execs. Every mount below a read-only bind is
 // read-only too. The OOM score is written as root, before the identity is
-// dropped: with CAP_SYS_RESOURCE, that is also the least it may set again.
+// dropped: with CAP_SYS_RESOURCE, that is also the least it may set again;
+// the parent moves it into the memory cgroup given, if any, as soon as it
+// is cloned.
 //
 // The child is PID 1 of its namespace: when it ends, the kernel kills
 // everything it started, and it cannot see, signal or trace anything outside.
@@ -38,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/cgroup.h"
 #include "base/result.h"
 #include "base/sandbox_view.h"
 #include "base/subprocess.h"
@@ -53,6 +56,8 @@ struct SandboxOptions : SandboxView {
   std::string root_dir;                // an empty folder the new root is built on (any number of children may share one)
   std::string cwd;                     // the working folder, visible in the view; empty: /tmp
   std::vector<ResourceLimit> limits;
+  // A memory cgroup the child is moved into (base/cgroup.h); null: none.
+  const MemoryCgroup* cgroup = nullptr;
   // Submounts of the bound folders are made read-only with mount_setattr(2)
   // (AT_RECURSIVE) where the kernel has it (5.12), else one by one from
   // /proc/self/mountinfo; true takes the second way everywhere (for tests).
@@ -70,6 +75,9 @@ struct SandboxLayers {
   bool no_new_privs = false;
   unsigned uid = 0;              // the child's uid as the host sees it
   int oom_score_adj = 0;         // as set (0 where it could not be)
+  bool memory_cgroup = false;    // moved into SandboxOptions::cgroup
+  uint64_t memory_cap_bytes = 0; // that cgroup's cap
+  std::string memory_cgroup_note;  // why not, when a cgroup was given
   std::vector<std::string> missing;
 };
 

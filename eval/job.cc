@@ -36,6 +36,10 @@ json to_json(const WorkerJob& job) {
           {"candidate_digest", job.candidate_digest},
           {"scratch_bytes", job.scratch_bytes},
           {"allow_untrusted", job.allow_untrusted},
+          {"runner_cgroup", job.runner_cgroup},
+          {"runner_cgroup_version", job.runner_cgroup_version},
+          {"runner_memory_bytes", job.runner_memory_bytes},
+          {"runner_cgroup_note", job.runner_cgroup_note},
           {"tf32_cudnn", job.tf32_cudnn},
           {"launch_watch", job.launch_watch},
           {"inputs", inputs},
@@ -74,6 +78,10 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.candidate_digest = j.at("candidate_digest").get<std::string>();
     job.scratch_bytes = j.at("scratch_bytes").get<uint64_t>();
     job.allow_untrusted = j.at("allow_untrusted").get<bool>();
+    job.runner_cgroup = j.value("runner_cgroup", std::string());
+    job.runner_cgroup_version = j.value("runner_cgroup_version", 0);
+    job.runner_memory_bytes = j.value("runner_memory_bytes", uint64_t{0});
+    job.runner_cgroup_note = j.value("runner_cgroup_note", std::string());
     job.tf32_cudnn = j.value("tf32_cudnn", false);
     job.launch_watch = j.value("launch_watch", true);
     for (const auto& in : j.at("inputs")) {

@@ -74,6 +74,13 @@ struct WorkerJob {
   // missing may go on (its outcome then says trusted: false).
   uint64_t scratch_bytes = 256ull << 20;
   bool allow_untrusted = false;
+  // The runner's memory cgroup (base/cgroup.h), made by the launcher and
+  // removed by it after the judge: the judge moves the runner into it. Empty
+  // (runner_cgroup_note says why) where none could be made.
+  std::string runner_cgroup;
+  int runner_cgroup_version = 0;
+  uint64_t runner_memory_bytes = 0;  // its cap
+  std::string runner_cgroup_note;
   std::string result_path = "result.json";
   std::string progress_path = "progress.log";
 };

@@ -1,6 +1,7 @@
 #include "eval/worker_launcher.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -68,6 +69,16 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& pare
   return env;
 }
 
+uint64_t default_memory_limit() {
+  const uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+  return physical / 4 * 3;
+}
+
+const base::CgroupParent& WorkerLauncher::cgroup_parent() {
+  std::call_once(cgroup_once_, [this] { cgroup_parent_ = base::find_cgroup_parent(); });
+  return cgroup_parent_;
+}
+
 WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner)
     : options_(std::move(options)), runner_(runner) {
   // The worker runs inside its job folder: every path handed to it is absolute.
@@ -78,6 +89,20 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
                                     const std::string& read_back, std::string* read_back_text) {
   TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));
   WorkerJob job = input_job;
+  // The runner's cgroup lives as long as this call: removed (anything left in
+  // it killed) however the judge ends.
+  std::unique_ptr<base::MemoryCgroup> cgroup;
+  if (options_.runner_memory_bytes > 0) {
+    auto made = base::MemoryCgroup::create(cgroup_parent(), "refinery-runner", options_.runner_memory_bytes);
+    if (made) {
+      cgroup = std::move(made).value();
+      job.runner_cgroup = cgroup->path();
+      job.runner_cgroup_version = cgroup->version();
+    } else {
+      job.runner_cgroup_note = made.error().message;
+    }
+    job.runner_memory_bytes = options_.runner_memory_bytes;
+  }
   job.result_path = (fs::path(dir) / "result.json").string();
   job.progress_path = (fs::path(dir) / "progress.log").string();
   std::string job_path = (fs::path(dir) / "job.json").string();

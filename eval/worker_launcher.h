@@ -6,7 +6,9 @@
 // that looks like a secret removed even if allowlisted; closed stdin; stdout
 // and stderr capped; no core dumps, capped file sizes and open files, an
 // optional address-space cap; a new network namespace where the platform
-// allows; and a hard deadline after which the whole process group is killed.
+// allows; a memory cgroup for the runner where the host allows one
+// (LaunchOptions::runner_memory_bytes); and a hard deadline after which the
+// whole process group is killed.
 // A missing or malformed result is a verdict (timeout or crashed, with the
 // signal, the last phase and the tail of stderr), never an Error: an Error
 // means the launcher itself could not work (no scratch folder, no worker).
@@ -14,9 +16,11 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "base/cgroup.h"
 #include "base/result.h"
 #include "base/subprocess.h"
 #include "eval/job.h"
@@ -30,6 +34,10 @@ struct LaunchOptions {
   double timeout_seconds = 300;            // the whole job, worker start included
   size_t output_cap_bytes = 64 << 10;      // per stream
   uint64_t memory_limit_bytes = 0;         // address space; 0 = none (cuda needs none)
+  // The runner's memory cgroup cap (base/cgroup.h): every page it charges,
+  // memfd, tmpfs and SysV shared memory included; 0 = no cgroup. A cgroup is
+  // made for each job under refinery's own, where the host allows one.
+  uint64_t runner_memory_bytes = 0;
   uint64_t file_size_limit_bytes = 1ull << 30;
   bool isolate_network = true;
   bool keep_job_dirs = false;              // leave folders behind for debugging
@@ -39,6 +47,9 @@ struct LaunchOptions {
 // anything named like a secret, with HOME and TMPDIR pointing at job_dir.
 std::vector<std::string> worker_environment(const std::vector<std::string>& parent,
                                             const std::string& job_dir, int threads);
+
+// Three quarters of this machine's physical memory: the default of both caps above.
+uint64_t default_memory_limit();
 
 class WorkerLauncher {
  public:
@@ -51,8 +62,13 @@ class WorkerLauncher {
   const LaunchOptions& options() const { return options_; }
 
  private:
+  // Where runners' cgroups go, found on first use (base::find_cgroup_parent).
+  const base::CgroupParent& cgroup_parent();
+
   LaunchOptions options_;
   base::ProcessRunner& runner_;
+  std::once_flag cgroup_once_;
+  base::CgroupParent cgroup_parent_;
 };
 
 // The parent's environment as "KEY=VALUE" strings.

@@ -207,6 +207,7 @@ TEST_SUITE(ATTACK_SUITE) {
     if (geteuid() == 0) CHECK(o.sandbox.value("uid", 0u) == 65534u);
     // The layers that keep the machine standing: recorded, never a reason to distrust.
     CHECK(o.sandbox.value("oom_score_adj", 0) == 1000);
-    CHECK(o.sandbox["degraded"].empty());
+    if (!o.sandbox.value("memory_cgroup", false)) MESSAGE("no memory cgroup here: " << o.sandbox["degraded"].dump());
+    CHECK(o.sandbox["degraded"].empty() == o.sandbox.value("memory_cgroup", false));
   }
 }

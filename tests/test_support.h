@@ -58,7 +58,7 @@ struct TempDir {
 struct RealEvaluator {
   explicit RealEvaluator(eval::Backend backend, double timeout_seconds = 60,
                          const std::string& cuda_arch = "90a", uint64_t memory_limit_bytes = 0,
-                         bool lean_headers = true) {
+                         bool lean_headers = true, uint64_t runner_memory_bytes = eval::default_memory_limit()) {
     eval::CompileOptions co;
     co.cache_dir = cache_dir();
     co.cuda_arch = cuda_arch;
@@ -69,6 +69,7 @@ struct RealEvaluator {
     lo.scratch_dir = cache_dir() + "/jobs";
     lo.timeout_seconds = timeout_seconds;
     lo.memory_limit_bytes = memory_limit_bytes;
+    lo.runner_memory_bytes = runner_memory_bytes;
     launcher = std::make_unique<eval::WorkerLauncher>(lo, runner);
     evaluator = std::make_unique<eval::Evaluator>(*compiler, *launcher);
     settings.backend = backend;

@@ -2,7 +2,9 @@
 // grants the runner's sandbox. It evaluates one reference against itself
 // (level1/19 at its small size, correctness only), the way every candidate
 // runs, and prints each layer of the sandbox that applied and each that the
-// platform refused. Exit code 0 when verdicts here are trusted, 1 when a
+// platform refused, and the layers that protect the machine rather than the
+// verdict (the runner's memory cgroup, its oom_score_adj) where they did not
+// apply. Exit code 0 when verdicts here are trusted, 1 when a
 // layer is missing (eval.allow_untrusted / --allow-untrusted runs anyway), 2
 // for a usage error.
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/context.h"
 #include "agent/cli/printer.h"
+#include "base/text.h"
 
 namespace agent {
 
@@ -63,14 +66,23 @@ int cmd_doctor(const std::vector<std::string>& argv) {
   row("unprivileged", std::string(yes("unprivileged")) + " (uid " + std::to_string(s.value("uid", 0u)) + ")");
   row("no_new_privs", yes("no_new_privs"));
   row("syscall filter", yes("seccomp"));
+  row("memory cgroup", s.value("memory_cgroup", false)
+                           ? "yes (the runner's memory capped at " +
+                                 base::format_bytes(s.value("memory_cap_bytes", 0.0)) + ")"
+                           : std::string("NO (memory a candidate holds in memfd, tmpfs or SysV shared memory is uncapped)"));
+  row("oom_score_adj", std::to_string(s.value("oom_score_adj", 0)) + " (1000: the OOM killer takes the runner first)");
   row("evaluation", eval::to_string(o->status) + (o->message.empty() ? "" : ": " + o->message));
+  if (s.contains("degraded"))
+    for (const auto& d : s["degraded"]) out.line("  degraded: " + d.get<std::string>());
   if (s.contains("missing") && !s["missing"].empty()) {
     for (const auto& m : s["missing"]) out.line("  missing: " + m.get<std::string>());
     out.line("verdicts here are NOT trusted; eval.allow_untrusted: true (or --allow-untrusted) runs anyway");
     return 1;
   }
   if (o->status != eval::Status::correct) return 1;
-  out.line("every layer applied: verdicts here are trusted");
+  out.line(s.contains("degraded") && !s["degraded"].empty()
+               ? "verdicts here are trusted, but a candidate can exhaust this machine's memory (see degraded)"
+               : "every layer applied: verdicts here are trusted");
   return 0;
 }
 

@@ -221,12 +221,11 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   lo.scratch_dir = co.cache_dir + "/jobs";
   lo.timeout_seconds = options.timeout;
   lo.keep_job_dirs = options.keep_job_dirs;
-  if (s.backend == eval::Backend::cpu) {
-    // A runaway candidate fails alone instead of waking the OOM killer; CUDA
-    // reserves vast address space, so the cuda backend gets no such cap.
-    uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-    lo.memory_limit_bytes = physical / 4 * 3;
-  }
+  // A runaway candidate fails alone instead of waking the OOM killer: its
+  // runner's cgroup caps every page it charges, on either backend; CUDA
+  // reserves vast address space, so only cpu gets the address-space cap too.
+  lo.runner_memory_bytes = eval::default_memory_limit();
+  if (s.backend == eval::Backend::cpu) lo.memory_limit_bytes = eval::default_memory_limit();
   ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->runner);
   if (s.backend == eval::Backend::cuda) {
     // Every GPU the worker sees, or those the config lists (each must be one it sees).

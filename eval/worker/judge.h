@@ -125,6 +125,7 @@ class Judge {
   std::vector<std::string> names_;  // tensor inputs'
   Layout layout_;
   std::unique_ptr<Arena> arena_;
+  std::unique_ptr<base::MemoryCgroup> runner_cgroup_;  // the launcher's, joined; outlives runner_
   std::unique_ptr<RunnerLink> runner_;
   bool connected_ = false;
   std::vector<std::vector<at::Tensor>> in_views_, out_views_;  // [place][tensor]

@@ -84,13 +84,17 @@ nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, cons
   // evaluation (crashed, or the judge's timeout), never with a forged
   // verdict. Recorded, and shown by `refinery doctor`, but no reason to distrust.
   nlohmann::json degraded = nlohmann::json::array();
+  if (!l.memory_cgroup && !l.memory_cgroup_note.empty()) degraded.push_back("memory cgroup: " + l.memory_cgroup_note);
   if (l.oom_score_adj <= 0) degraded.push_back("oom_score_adj: the runner is not the OOM killer's first choice");
-  return {{"user_namespace", l.user_namespace}, {"pid_namespace", l.pid_namespace},
-          {"mount_namespace", l.mount_namespace}, {"network_namespace", l.network_namespace},
-          {"ipc_namespace", l.ipc_namespace},     {"unprivileged", l.unprivileged},
-          {"no_new_privs", l.no_new_privs},       {"seccomp", filtered},
-          {"uid", l.uid},                          {"oom_score_adj", l.oom_score_adj},
-          {"missing", *missing},                   {"degraded", degraded}};
+  nlohmann::json j = {{"user_namespace", l.user_namespace}, {"pid_namespace", l.pid_namespace},
+                      {"mount_namespace", l.mount_namespace}, {"network_namespace", l.network_namespace},
+                      {"ipc_namespace", l.ipc_namespace},     {"unprivileged", l.unprivileged},
+                      {"no_new_privs", l.no_new_privs},       {"seccomp", filtered},
+                      {"uid", l.uid},                          {"oom_score_adj", l.oom_score_adj},
+                      {"memory_cgroup", l.memory_cgroup},      {"missing", *missing},
+                      {"degraded", degraded}};
+  if (l.memory_cgroup) j["memory_cap_bytes"] = l.memory_cap_bytes;
+  return j;
 }
 
 }  // namespace eval::worker

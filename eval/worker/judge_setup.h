@@ -50,8 +50,8 @@ std::vector<std::string> runner_environment();
 
 // The result's "sandbox" object; `missing` gets every layer that did not apply
 // (a result with one is untrusted). Its "degraded" list names the layers that
-// protect the host rather than the verdict (the runner's OOM score) where they
-// did not apply: they do not make a result untrusted.
+// protect the host rather than the verdict (the runner's memory cgroup, its
+// oom_score_adj) where they did not apply: they do not make a result untrusted.
 nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
                                std::vector<std::string>* missing);
 

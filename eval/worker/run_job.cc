@@ -67,6 +67,14 @@ std::optional<Outcome> Judge::launch_runner() {
   s.scratch_bytes = job_.scratch_bytes;
   s.limits = {{RLIMIT_CORE, 0}, {RLIMIT_NPROC, 512}, {RLIMIT_NICE, 0}, {RLIMIT_RTPRIO, 0},
               {RLIMIT_FSIZE, 64ull << 20}, {RLIMIT_NOFILE, 4096}};
+  if (!job_.runner_cgroup.empty()) {
+    auto joined = base::MemoryCgroup::join(job_.runner_cgroup, job_.runner_cgroup_version);
+    if (joined) runner_cgroup_ = std::move(joined).value();
+    else s.no_cgroup_because = joined.error().message;
+  } else if (job_.runner_memory_bytes > 0) {
+    s.no_cgroup_because = job_.runner_cgroup_note;
+  }
+  s.cgroup = runner_cgroup_.get();
   auto link = RunnerLink::start(s);
   if (!link) return finish(Status::runtime_error, "the sandboxed runner did not start: " + link.error().message);
   runner_ = std::move(link).value();

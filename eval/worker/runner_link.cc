@@ -14,6 +14,7 @@
 
 #include "base/fs.h"
 #include "base/sha256.h"
+#include "base/text.h"
 #include "eval/worker/runner.h"
 
 namespace eval::worker {
@@ -83,12 +84,15 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   o.scratch_bytes = s.scratch_bytes;
   o.read_only = base::mapped_library_folders();
   o.limits = s.limits;
+  o.cgroup = s.cgroup;
   auto child = base::spawn_sandboxed(o);
   close(job_fd);
   close(pair[1]);
   if (!child) return child.error().wrap("starting the runner");
   link->pid_ = child->pid;
   link->layers_ = child->layers;
+  if (!s.cgroup && !s.no_cgroup_because.empty()) link->layers_.memory_cgroup_note = s.no_cgroup_because;
+  if (link->layers_.memory_cgroup) link->cgroup_ = s.cgroup;
   return link;
 }
 
@@ -149,6 +153,9 @@ bool RunnerLink::alive() {
 std::string RunnerLink::death() const {
   if (!exited_) return "the runner stopped answering";
   if (self_stopped_) return "the runner stopped itself (" + base::describe_signal(SIGSTOP) + ") and was killed";
+  if (signal_ == SIGKILL && cgroup_ && cgroup_->oom_kills() > 0)
+    return "the runner was killed by " + base::describe_signal(signal_) + " at its memory cap (" +
+           base::format_bytes(static_cast<double>(layers_.memory_cap_bytes)) + ", its cgroup's OOM killer)";
   if (signal_) return "the runner was killed by " + base::describe_signal(signal_);
   return "the runner exited with code " + std::to_string(exit_code_);
 }

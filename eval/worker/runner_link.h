@@ -11,7 +11,8 @@
 // that dies is reported with its signal; one that hangs is ended by the
 // driver's deadline, which kills the judge, whose death kills the runner
 // (PR_SET_PDEATHSIG; it is PID 1 of its namespace, so all it started goes
-// with it). The judge's main thread only.
+// with it). One killed by its memory cgroup's OOM killer is said to have
+// reached its memory cap. The judge's main thread only.
 #pragma once
 
 #include <sys/types.h>
@@ -37,6 +38,10 @@ struct RunnerStart {
   std::vector<std::string> env;
   uint64_t scratch_bytes = 256ull << 20;
   std::vector<base::ResourceLimit> limits;
+  // The runner's memory cgroup (owned by the caller, outliving the link), or
+  // null and why there is none (empty: none was asked for).
+  const base::MemoryCgroup* cgroup = nullptr;
+  std::string no_cgroup_because;
 };
 
 // What the runner answered, and how long the judge saw it take.
@@ -91,6 +96,7 @@ class RunnerLink {
   base::Result<RunnerAnswer> exchange(bool spin, std::chrono::steady_clock::time_point t0);
 
   pid_t pid_ = -1;
+  const base::MemoryCgroup* cgroup_ = nullptr;  // says whether its OOM killer ended the runner
   bool exited_ = false, stopped_ = false, self_stopped_ = false;
   int signal_ = 0, exit_code_ = 0;
   ControlBlock* block_ = nullptr;

@@ -1,4 +1,4 @@
-// The runner's sandbox on its own (base/sandbox.h): programs
+// The runner's sandbox on its own (base/sandbox.h, base/cgroup.h): programs
 // of the system run in it and report what they see.
 #include <doctest/doctest.h>
 
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cgroup.h"
 #include "base/fs.h"
 #include "base/sandbox.h"
 #include "base/text.h"
@@ -25,7 +26,7 @@ struct Ran {
 };
 
 // Runs argv in the sandbox and collects its stdout and how it ended.
-Ran sandboxed(const std::vector<std::string>& argv, bool walk = false) {
+Ran sandboxed(const std::vector<std::string>& argv, bool walk = false, const base::MemoryCgroup* cgroup = nullptr) {
   test_support::TempDir root("refinery-sandbox-test");
   int out[2];
   REQUIRE(pipe2(out, O_CLOEXEC) == 0);
@@ -35,6 +36,7 @@ Ran sandboxed(const std::vector<std::string>& argv, bool walk = false) {
   o.root_dir = root.path;
   o.stdout_fd = out[1];
   o.remount_by_walk = walk;
+  o.cgroup = cgroup;
   auto child = base::spawn_sandboxed(o);
   close(out[1]);
   REQUIRE_MESSAGE(child.ok(), (child.ok() ? "" : child.error().message));
@@ -81,5 +83,33 @@ TEST_SUITE("base::spawn_sandboxed") {
     Ran r = sandboxed({"/usr/bin/cat", "/proc/self/oom_score_adj"});
     CHECK(base::trim(r.out) == "1000");
     CHECK(r.layers.oom_score_adj == 1000);
+  }
+
+  TEST_CASE("in a memory cgroup, a child that takes more than its cap is killed by the cgroup's OOM killer alone") {
+    auto parent = base::find_cgroup_parent();
+    if (parent.path.empty()) {
+      MESSAGE("no memory cgroup here: " << parent.why_not);
+      return;
+    }
+    auto cgroup = base::MemoryCgroup::create(parent, "refinery-test", 64 << 20);
+    REQUIRE_MESSAGE(cgroup.ok(), (cgroup.ok() ? "" : cgroup.error().message));
+    const std::string path = (*cgroup)->path();
+    CHECK((*cgroup)->limit_bytes() == uint64_t{64} << 20);
+    // tail keeps a whole line in memory, and /dev/zero has no line end.
+    Ran r = sandboxed({"/usr/bin/tail", "/dev/zero"}, false, cgroup->get());
+    CHECK(r.layers.memory_cgroup);
+    CHECK(r.layers.memory_cap_bytes == uint64_t{64} << 20);
+    REQUIRE(WIFSIGNALED(r.status));
+    CHECK(WTERMSIG(r.status) == SIGKILL);
+    CHECK((*cgroup)->oom_kills() >= 1);
+    CHECK((*cgroup)->peak_bytes() > uint64_t{32} << 20);
+    cgroup->reset();
+    CHECK_FALSE(std::filesystem::exists(path));  // removed with its owner
+  }
+
+  TEST_CASE("a cgroup that was never made, or is gone, is an error naming it") {
+    CHECK(base::MemoryCgroup::join("/nonexistent/cgroup", 1).error().message == "cgroup /nonexistent/cgroup is not there");
+    CHECK(base::MemoryCgroup::create({"", 0, "no memory cgroup hierarchy is mounted here"}, "x", 1).error().message ==
+          "no memory cgroup hierarchy is mounted here");
   }
 }
