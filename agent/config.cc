@@ -222,7 +222,8 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(yaml::expect_map(doc, e, "'eval'"));
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
                                      "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
-                                     "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners"},
+                                     "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners",
+                                     "compile_memory_gib"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -249,6 +250,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(er.choice("launch_watch", watch, {"true", "false"}));
     c.eval.launch_watch = watch == "true";
     TRY(er.integer("runners", c.eval.runners, 1, 256));
+    TRY(er.number("compile_memory_gib", c.eval.compile_memory_gib, 1, 1024));
     if (const YAML::Node& dv = e["devices"]) {
       if (dv.IsScalar()) {
         TRY_ASSIGN(std::string all, yaml::as_string(doc, dv, "devices"));

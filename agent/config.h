@@ -91,6 +91,7 @@ struct EvalConfig {
   // (`all`): every GPU the worker sees. cpu: `runners` evaluations at once.
   std::vector<int> devices;
   int runners = 1;
+  double compile_memory_gib = 6;  // each compiler process's address space (eval/compiler.h, CompileSandbox)
 };
 
 struct Config {

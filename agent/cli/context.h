@@ -53,6 +53,7 @@ struct EvalOptions {
   bool timing_trace = false;             // --timing-trace
   std::vector<int> devices;              // cuda: the GPUs evaluations run on; empty: every visible one
   int runners = 1;                       // cpu: evaluations run (and timed) at once
+  double compile_memory_gib = 6;         // --compile-memory-gib, eval.compile_memory_gib: each compiler's address space
 };
 
 // The flags of eval_flags(), range-checked; a bad value is a usage error.
