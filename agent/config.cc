@@ -223,7 +223,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
                                      "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
                                      "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners",
-                                     "cache_max_size"},
+                                     "cache_max_size", "compile_memory_gib"},
                          "eval"));
     Reader er{doc, e};
     TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
@@ -256,6 +256,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
       if (!bytes) return doc.error_at(size, "'cache_max_size' is a size such as 5GiB or 500MB, or 0 for no limit");
       c.eval.cache_max_bytes = *bytes;
     }
+    TRY(er.number("compile_memory_gib", c.eval.compile_memory_gib, 1, 1024));
     if (const YAML::Node& dv = e["devices"]) {
       if (dv.IsScalar()) {
         TRY_ASSIGN(std::string all, yaml::as_string(doc, dv, "devices"));

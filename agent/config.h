@@ -94,6 +94,7 @@ struct EvalConfig {
   // The compile cache's size: least recently used compiles go beyond it
   // (eval/compile_cache.h); 0: no limit. Written as a size: 5GiB, 500MB.
   uint64_t cache_max_bytes = 5ull << 30;
+  double compile_memory_gib = 6;  // each compiler process's address space (eval/compiler.h, CompileSandbox)
 };
 
 struct Config {

@@ -80,9 +80,13 @@ std::optional<std::string> exceeded_cap(const ProcessResult& r, const ProcessCap
         (killed && r.cpu_seconds >= caps.cpu_seconds))
       return "CPU time cap (" + seconds(caps.cpu_seconds) + ")";
   }
-  // An allocation refused by RLIMIT_AS: each tool words it its own way.
-  if (caps.memory_bytes && says(r, {"out of memory", "Out of memory", "memory exhausted", "Cannot allocate memory",
-                                    "std::bad_alloc", "MemoryError"}))
+  // An allocation refused by RLIMIT_AS: each tool words it its own way. An
+  // EDG front end (cudafe++, cicc) refused memory while it reports may say
+  // no more than how many catastrophic errors it met, and not which.
+  const bool bare_catastrophe = says(r, {"catastrophic error detected", "catastrophic errors detected"}) &&
+                                !says(r, {"catastrophic error: "});
+  if (caps.memory_bytes && (bare_catastrophe || says(r, {"out of memory", "Out of memory", "memory exhausted",
+                                                         "Cannot allocate memory", "std::bad_alloc", "MemoryError"})))
     return "memory cap (" + bytes(caps.memory_bytes) + ")";
   return std::nullopt;
 }

@@ -1,12 +1,13 @@
 // refinery doctor [--backend cpu|cuda] [--cache-dir DIR]: what this machine
-// grants the runner's sandbox. It evaluates one reference against itself
-// (level1/19 at its small size, correctness only), the way every candidate
-// runs, and prints each layer of the sandbox that applied and each that the
-// platform refused, and the layers that protect the machine rather than the
-// verdict (the runner's memory cgroup, its oom_score_adj) where they did not
-// apply. Exit code 0 when verdicts here are trusted, 1 when a
-// layer is missing (eval.allow_untrusted / --allow-untrusted runs anyway), 2
-// for a usage error.
+// grants the runner's sandbox and the compilers'. It evaluates one reference
+// against itself (level1/19 at its small size, correctness only), the way
+// every candidate runs, prints each layer of the runner's sandbox that
+// applied and each that the platform refused, and the layers that protect
+// the machine rather than the verdict (the runner's memory cgroup, its
+// oom_score_adj) where they did not apply; then runs the C++ compiler in the
+// compilers' sandbox and says the same of it. Exit code 0 when verdicts
+// here are trusted, 1 when a layer of either is missing
+// (eval.allow_untrusted / --allow-untrusted runs anyway), 2 for a usage error.
 #include <cstdio>
 
 #include "agent/cli/commands.h"
@@ -29,6 +30,7 @@ int cmd_doctor(const std::vector<std::string>& argv) {
     return base::exit_code(options.error());
   }
   if (!options->size) options->size = "small";
+  options->allow_untrusted = true;  // to see what is missing rather than stop at it
   auto ctx_or = make_context(*options);
   if (!ctx_or) {
     std::fprintf(stderr, "refinery doctor: %s\n", ctx_or.error().message.c_str());
@@ -74,8 +76,18 @@ int cmd_doctor(const std::vector<std::string>& argv) {
   row("evaluation", eval::to_string(o->status) + (o->message.empty() ? "" : ": " + o->message));
   if (s.contains("degraded"))
     for (const auto& d : s["degraded"]) out.line("  degraded: " + d.get<std::string>());
+  auto compile_missing = ctx.compiler->sandbox_missing();
+  if (!compile_missing) compile_missing = std::vector<std::string>{compile_missing.error().message};
+  row("compilers' sandbox", compile_missing->empty()
+                                ? "yes (namespaces, a root of the toolchain only, unprivileged, capped)"
+                                : "NO");
+  bool trusted = true;
   if (s.contains("missing") && !s["missing"].empty()) {
     for (const auto& m : s["missing"]) out.line("  missing: " + m.get<std::string>());
+    trusted = false;
+  }
+  for (const auto& m : *compile_missing) out.line("  missing (compilers): " + m);
+  if (!trusted || !compile_missing->empty()) {
     out.line("verdicts here are NOT trusted; eval.allow_untrusted: true (or --allow-untrusted) runs anyway");
     return 1;
   }

@@ -253,6 +253,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   options.launch_watch = e.launch_watch;
   options.devices = e.devices;
   options.runners = e.runners;
+  options.compile_memory_gib = e.compile_memory_gib;
   if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};
   // Every model's key is a secret, whatever its variable is called.
   for (const auto& m : config->models)

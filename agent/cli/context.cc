@@ -36,6 +36,7 @@ const std::vector<FlagSpec>& eval_flags() {
       {"max-uncertainty", true, "a timing whose speedup is known less well than this (relative) is measured again (default 0.1)"},
       {"remeasure", true, "how many more times an unstable timing is measured (default 1)"},
       {"allow-untrusted", false, "run even where the platform refuses a layer of the sandbox (see refinery doctor)"},
+      {"compile-memory-gib", true, "address space of each compiler process, in GiB (default 6); a compile past it is a compile error"},
       {"full-headers", false, "cuda: compile <torch/torch.h> and <torch/extension.h> as LibTorch's own, never lean"},
       {"compat", true, "refinery (default) or kernelbench: evaluate as KernelBench v0.1 does (README)"},
       {"static-checks", true, "RULE=ACTION,... (off, warn, reject) or off: what the candidate's source may do (docs/integrity.md)"},
@@ -66,6 +67,7 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   TRY_ASSIGN(int64_t threads, args.integer("threads", o.threads, 0, 1024));
   TRY_ASSIGN(o.timeout, args.number("timeout", o.timeout, 1, 86400));
   TRY_ASSIGN(o.max_uncertainty, args.number("max-uncertainty", o.max_uncertainty, 0, 1000));
+  TRY_ASSIGN(o.compile_memory_gib, args.number("compile-memory-gib", o.compile_memory_gib, 1, 1024));
   TRY_ASSIGN(int64_t remeasure, args.integer("remeasure", o.remeasure, 0, 10));
   if (args.has("seed")) {
     TRY_ASSIGN(int64_t seed, args.integer("seed", 0, 0, INT64_MAX));
@@ -213,6 +215,8 @@ base::Result<std::unique_ptr<Context>> make_context(const EvalOptions& options) 
   co.lean_headers = options.lean_headers;
   co.limits.max_bytes = options.cache_max_bytes;
   co.secrets = s.secrets;
+  co.sandbox.allow_incomplete = options.allow_untrusted;
+  co.sandbox.caps.memory_bytes = static_cast<uint64_t>(options.compile_memory_gib * (1ull << 30));
   co.cuda_arch = !options.cuda_arch.empty() ? options.cuda_arch : probe.arch.empty() ? "90a" : probe.arch;
   ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
 

@@ -59,6 +59,7 @@ struct EvalOptions {
   // Variables whose values are secrets whatever their names (a config's
   // models' api_key_env), besides those named like one (base/redact.h).
   std::vector<std::string> secret_names;
+  double compile_memory_gib = 6;         // --compile-memory-gib, eval.compile_memory_gib: each compiler's address space
 };
 
 // The flags of eval_flags(), range-checked; a bad value is a usage error.

@@ -140,6 +140,18 @@ TEST_SUITE("agent::Config") {
           "                      ^");
   }
 
+  TEST_CASE("the compilers' memory cap, in GiB") {
+    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  compile_memory_gib: 4.5\n"),
+                                 "exp.yaml");
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->eval.compile_memory_gib == 4.5);
+    auto plain = agent::parse_config(kConfig, "exp.yaml");
+    REQUIRE(plain.ok());
+    CHECK(plain->eval.compile_memory_gib == 6);
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  compile_memory_gib: 0.5\n"))
+              .find("compile_memory_gib") != std::string::npos);
+  }
+
   TEST_CASE("a misspelt key is an error with its place and the closest key") {
     CHECK(error_of(with(kConfig, "    temperature: 0.2", "    temprature: 0.2")) ==
           "exp.yaml:12:5: unknown key 'temprature' in model 'fast' (did you mean 'temperature'?)\n"

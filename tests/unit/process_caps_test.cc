@@ -49,8 +49,17 @@ TEST_SUITE("base::ProcessCaps") {
     base::ProcessCaps caps;
     for (const char* said : {"cc1plus: out of memory allocating 65536 bytes after a total of 1073741824 bytes",
                              "virtual memory exhausted: Cannot allocate memory",
+                             "/usr/include/c++/12/type_traits(841): catastrophic error: out of memory",
                              "terminate called after throwing an instance of 'std::bad_alloc'", "MemoryError"})
       CHECK_MESSAGE(base::exceeded_cap(failed(said), caps) == "memory cap (6 GiB)", said);
+    // cudafe++ short of memory while it reports (seen at 2 GiB on <torch/torch.h>): the count alone.
+    CHECK(base::exceeded_cap(failed("1 catastrophic error detected in the compilation of \"candidate.cu\".\n"
+                                    "Compilation terminated.\n"),
+                             caps) == "memory cap (6 GiB)");
+    // A catastrophic error that says what it was is not the cap.
+    CHECK_FALSE(base::exceeded_cap(failed("candidate.cu(1): catastrophic error: cannot open source file \"x.h\"\n"
+                                          "1 catastrophic error detected in the compilation of \"candidate.cu\".\n"),
+                                   caps));
   }
 
   TEST_CASE("name the CPU time cap from SIGXCPU, from the driver's words, or from SIGKILL at the cap") {
