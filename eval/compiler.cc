@@ -465,7 +465,11 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
     cap = cap_note(r, options_);
     transient = r.timed_out || r.exited_ok() || cap ? std::nullopt : transient_failure(r);
   }
-  if (keep_preprocessed && r.exited_ok()) out.preprocessed = own_preprocessed(tmp, use_nvcc ? nvcc_tmp : tmp, job.stem + ext);
+  if (keep_preprocessed) {
+    // Always, so that g++'s temporaries never reach a cached compile error.
+    std::string own = own_preprocessed(tmp, use_nvcc ? nvcc_tmp : tmp, job.stem + ext);
+    if (r.exited_ok()) out.preprocessed = std::move(own);
+  }
   if (use_nvcc) {
     std::error_code ignored;
     fs::remove_all(nvcc_tmp, ignored);

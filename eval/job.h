@@ -85,6 +85,11 @@ struct WorkerJob {
   std::string progress_path = "progress.log";
 };
 
+// Whether text is a judge's secret as jobs and results carry it: 32 lower-case hex digits.
+inline bool is_entropy(const std::string& text) {
+  return text.size() == 32 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 nlohmann::json to_json(const WorkerJob& job);
 base::Result<WorkerJob> job_from_json(const nlohmann::json& j);
 

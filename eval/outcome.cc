@@ -1,5 +1,7 @@
 #include "eval/outcome.h"
 
+#include "eval/job.h"
+
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -446,7 +448,7 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     if (auto* v = member(j, "mode")) TRY(as_text(*v, "mode", kMaxText, o.mode));
     if (auto* v = member(j, "entropy")) {
       TRY(as_text(*v, "entropy", 32, o.entropy));
-      if (o.entropy.size() != 32 || o.entropy.find_first_not_of("0123456789abcdef") != std::string::npos)
+      if (!is_entropy(o.entropy))
         return malformed("entropy", "is not 32 hex digits");
     }
     if (auto* v = member(j, "stdout_tail")) TRY(as_text(*v, "stdout_tail", kMaxText, o.stdout_tail));

@@ -75,7 +75,7 @@ base::Result<EvalOptions> eval_options_from_args(const Args& args) {
   }
   if (args.has("entropy")) {
     o.entropy = args.get("entropy");
-    if (o.entropy.size() != 32 || o.entropy.find_first_not_of("0123456789abcdef") != std::string::npos)
+    if (!eval::is_entropy(o.entropy))
       return base::usage_error("--entropy must be 32 lower-case hex digits, as a result's \"entropy\" is");
   }
   TRY_ASSIGN(int64_t batch_calls, args.integer("batch-calls", 0, 1, 1 << 16));

@@ -252,7 +252,7 @@ base::Status Judge::take_secret() {
     for (int w = 0; w < 2; ++w)
       for (int b = 0; b < 8; ++b) secret_[w] = (secret_[w] << 8) | bytes[w * 8 + b];
   } else {
-    if (job_.entropy.size() != 32 || job_.entropy.find_first_not_of("0123456789abcdef") != std::string::npos)
+    if (!is_entropy(job_.entropy))
       return base::Error{"the job's entropy is not 32 hex digits"};
     secret_[0] = std::stoull(job_.entropy.substr(0, 16), nullptr, 16);
     secret_[1] = std::stoull(job_.entropy.substr(16), nullptr, 16);
