@@ -90,10 +90,11 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));
   WorkerJob job = input_job;
   // The runner's cgroup lives as long as this call: removed (anything left in
-  // it killed) however the judge ends.
+  // it killed) however the judge ends. Its name says which refinery made it.
   std::unique_ptr<base::MemoryCgroup> cgroup;
   if (options_.runner_memory_bytes > 0) {
-    auto made = base::MemoryCgroup::create(cgroup_parent(), "refinery-runner", options_.runner_memory_bytes);
+    auto made = base::MemoryCgroup::create(cgroup_parent(), "refinery-runner-" + std::to_string(getpid()),
+                                             options_.runner_memory_bytes);
     if (made) {
       cgroup = std::move(made).value();
       job.runner_cgroup = cgroup->path();

@@ -1,4 +1,6 @@
 // The attack suite (tests/attack_cases.h) on the cpu backend.
+#include <unistd.h>
+
 #include "base/cgroup.h"
 #include "test_support.h"
 
@@ -23,14 +25,16 @@ test_support::RealEvaluator& capped() {
   return e;
 }
 
-// The runner's cgroups this process's launchers made, left behind.
+// The runner's cgroups this process's launchers made, left behind (tests
+// running beside it make their own, named by their own pid).
 int runner_cgroups_left() {
+  const std::string mine = "refinery-runner-" + std::to_string(getpid()) + "-";
   auto parent = base::find_cgroup_parent();
   int left = 0;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(parent.path, ec), end; !parent.path.empty() && !ec && it != end;
        it.increment(ec))
-    left += it->path().filename().string().rfind("refinery-runner-", 0) == 0;
+    left += it->path().filename().string().rfind(mine, 0) == 0;
   return left;
 }
 
