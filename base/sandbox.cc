@@ -422,6 +422,28 @@ SandboxView toolchain_view() {
   return v;
 }
 
+Result<StartedChild> SandboxStarter::start(const SpawnOptions& o, int out_fd, int err_fd, ProcessResult& r) const {
+  std::error_code ec;
+  TRY_ASSIGN(std::string root, make_temp_dir(std::filesystem::temp_directory_path(ec).string(), "refinery-root"));
+  SandboxOptions s;
+  static_cast<SandboxView&>(s) = view_;
+  s.argv = o.argv;
+  s.env = o.env;
+  s.stdout_fd = out_fd;
+  s.stderr_fd = err_fd;
+  s.root_dir = root;
+  s.cwd = o.cwd;
+  s.limits = o.limits;
+  auto child = spawn_sandboxed(s);
+  if (!child) {
+    rmdir(root.c_str());
+    return child.error();
+  }
+  r.network_isolated = child->layers.network_namespace;
+  r.refused_layers = child->layers.missing;
+  return StartedChild{child->pid, [root] { rmdir(root.c_str()); }};
+}
+
 std::vector<std::string> mapped_library_folders() {
   std::set<std::string> folders;
   std::ifstream maps("/proc/self/maps");

@@ -88,6 +88,20 @@ struct SandboxedChild {
 
 Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& options);
 
+// A starter for run_process (SpawnOptions::start) that spawns its child into
+// a sandbox of this view, with the options' argv, environment, working folder
+// and limits, its root built on an empty folder of its own (removed once the
+// child is gone); the result records the layers refused.
+class SandboxStarter : public ChildStarter {
+ public:
+  explicit SandboxStarter(SandboxView view) : view_(std::move(view)) {}
+  const SandboxView& view() const { return view_; }
+  Result<StartedChild> start(const SpawnOptions& o, int out_fd, int err_fd, ProcessResult& r) const override;
+
+ private:
+  SandboxView view_;
+};
+
 // Folders holding the shared libraries this process has mapped (from
 // /proc/self/maps): what a child of the same program needs to see to load.
 std::vector<std::string> mapped_library_folders();

@@ -18,7 +18,6 @@
 #include <filesystem>
 
 #include "base/fs.h"
-#include "base/sandbox.h"
 #include "base/text.h"
 
 namespace base {
@@ -121,7 +120,7 @@ std::string describe_signal(int signal) {
 namespace {
 
 // Forks and execs as refinery's user; the child's pid, or why it did not start.
-Result<pid_t> start_forked(const SpawnOptions& o, int out_fd, int err_fd, ProcessResult& r) {
+Result<StartedChild> start_forked(const SpawnOptions& o, int out_fd, int err_fd, ProcessResult& r) {
   int status_pipe[2];
   if (pipe2(status_pipe, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
   std::vector<char*> argv = exec_strings(o.argv), envp = exec_strings(o.env);
@@ -153,26 +152,7 @@ Result<pid_t> start_forked(const SpawnOptions& o, int out_fd, int err_fd, Proces
     std::string what = status[1] == 'c' ? "cannot enter " + o.cwd : "cannot execute " + o.argv[0];
     return Error{what + ": " + std::strerror(e)};
   }
-  return pid;
-}
-
-// Clones the child into the sandbox (base/sandbox.h), its root built on
-// `root_dir`, an empty folder; the child's pid, or why it did not start.
-Result<pid_t> start_sandboxed(const SpawnOptions& o, int out_fd, int err_fd, const std::string& root_dir,
-                              ProcessResult& r) {
-  SandboxOptions s;
-  static_cast<SandboxView&>(s) = *o.sandbox;
-  s.argv = o.argv;
-  s.env = o.env;
-  s.stdout_fd = out_fd;
-  s.stderr_fd = err_fd;
-  s.root_dir = root_dir;
-  s.cwd = o.cwd;
-  s.limits = o.limits;
-  TRY_ASSIGN(SandboxedChild child, spawn_sandboxed(s));
-  r.network_isolated = child.layers.network_namespace;
-  r.sandbox_missing = child.layers.missing;
-  return child.pid;
+  return StartedChild{pid, {}};
 }
 
 }  // namespace
@@ -189,31 +169,22 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
   }
   ProcessResult r;
   auto start = std::chrono::steady_clock::now();
-  // The sandbox's root is built on an empty folder of this call's, removed after.
-  std::string root_dir;
-  Result<pid_t> started = Error{""};
-  if (o.sandbox) {
-    std::error_code ec;
-    auto made = make_temp_dir(std::filesystem::temp_directory_path(ec).string(), "refinery-root");
-    if (!made) started = made.error();
-    else started = start_sandboxed(o, out_pipe[1], err_pipe[1], root_dir = *made, r);
-  } else {
-    started = start_forked(o, out_pipe[1], err_pipe[1], r);
-  }
+  Result<StartedChild> started = o.start ? o.start->start(o, out_pipe[1], err_pipe[1], r)
+                                         : start_forked(o, out_pipe[1], err_pipe[1], r);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  struct RemoveRoot {
-    const std::string& dir;
-    ~RemoveRoot() {
-      if (!dir.empty()) rmdir(dir.c_str());
-    }
-  } remove_root{root_dir};
   if (!started) {
     close(out_pipe[0]);
     close(err_pipe[0]);
     return started.error();
   }
-  const pid_t pid = *started;
+  struct After {
+    std::function<void()> f;
+    ~After() {
+      if (f) f();
+    }
+  } after{std::move(started->after)};
+  const pid_t pid = started->pid;
 
   CappedBuffer out(o.output_cap_bytes), err(o.output_cap_bytes);
   char buf[65536];
@@ -238,7 +209,7 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
     auto now = std::chrono::steady_clock::now();
     if (!exited && o.timeout_seconds > 0 && now >= deadline) {
       r.timed_out = true;
-      // The group; and a sandboxed child is its PID namespace's first
+      // The group; and a child started as its PID namespace's first
       // process, whose death takes every process in it.
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);

@@ -3,28 +3,30 @@
 // run_process() forks, puts the child in a fresh process group, closes its
 // stdin, gives it exactly the environment in the options (nothing is
 // inherited), applies resource limits, optionally moves it into a new network
-// namespace, and execs. With `sandbox` set it starts the child inside
-// base/sandbox.h's boundary instead (namespaces, a private root showing what
-// the view lists, another identity, no_new_privs), with the same limits. It
+// namespace, and execs; or, with `start` set, leaves starting the child to
+// it (the sandbox, eval/sandbox/sandbox.h, starts it inside its boundary). It
 // drains stdout and stderr while the child runs, keeping the head and tail of
 // each up to a cap, so a child that floods its output neither blocks nor
 // fills memory. At the deadline, and again when the child exits, the whole
-// process group is killed with SIGKILL (a sandboxed child is the first
-// process of its PID namespace: everything under it dies with it), so
-// nothing the child started outlives it.
+// process group is killed with SIGKILL (a child started as the first process
+// of its own PID namespace takes everything under it along), so nothing the
+// child started outlives it.
 //
 // Blocking; safe to call from several threads at once (each call owns its
 // child). A failure to start the program is an Error; everything the child
 // does (exit codes, signals, timeouts) is data in ProcessResult.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
-#include "base/sandbox_view.h"
 
 namespace base {
 
@@ -32,6 +34,25 @@ struct ResourceLimit {
   int resource;        // RLIMIT_* from <sys/resource.h>
   unsigned long long value;  // soft and hard limit
   unsigned long long hard = 0;  // a hard limit above `value`; 0: `value`
+};
+
+struct SpawnOptions;
+struct ProcessResult;
+
+// A child started by someone other than run_process: its pid (the leader of
+// its process group, or the first process of its PID namespace), and what to
+// do once it is gone (may be empty).
+struct StartedChild {
+  pid_t pid = -1;
+  std::function<void()> after;
+};
+// Starts the child of `options` writing its stdout and stderr to the given
+// descriptors; may fill in the result's network_isolated and refused_layers.
+class ChildStarter {
+ public:
+  virtual ~ChildStarter() = default;
+  virtual Result<StartedChild> start(const SpawnOptions& options, int out_fd, int err_fd,
+                                     ProcessResult& result) const = 0;
 };
 
 struct SpawnOptions {
@@ -42,9 +63,8 @@ struct SpawnOptions {
   size_t output_cap_bytes = 64 << 10;  // per stream; head and tail are kept
   bool isolate_network = false;        // try a new network namespace
   std::vector<ResourceLimit> limits;
-  // Run inside the sandbox, seeing only this (cwd must be visible in it);
-  // isolate_network is then implied. Unset: a plain fork as refinery's user.
-  std::optional<SandboxView> sandbox;
+  // How the child starts; empty: a fork and exec as the caller's user.
+  std::shared_ptr<const ChildStarter> start;
 };
 
 struct ProcessResult {
@@ -56,9 +76,10 @@ struct ProcessResult {
   double wall_seconds = 0;
   double cpu_seconds = 0;  // user + system time of the child and the descendants it waited for
   bool network_isolated = false;
-  // Sandboxed runs: each layer the platform refused ("namespaces: clone
-  // refused (...)"); empty when every layer applied.
-  std::vector<std::string> sandbox_missing;
+  // Children of a ChildStarter that applies layers (a sandbox): each layer
+  // the platform refused ("namespaces: clone refused (...)"); empty when
+  // every layer applied.
+  std::vector<std::string> refused_layers;
   bool exited_ok() const { return !timed_out && signal == 0 && exit_code == 0; }
 };
 

@@ -3,7 +3,7 @@
 // (compiler_detail.h).
 #include <filesystem>
 
-#include "base/sandbox_view.h"
+#include "base/sandbox.h"
 #include "base/text.h"
 #include "eval/compiler_detail.h"
 
@@ -52,7 +52,7 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   view.read_only.insert(view.read_only.end(), s.read_only.begin(), s.read_only.end());
   view.read_only.insert(view.read_only.end(), read_only.begin(), read_only.end());
   if (!scratch.empty()) view.read_write.push_back(scratch);
-  o.sandbox = std::move(view);
+  o.start = std::make_shared<base::SandboxStarter>(std::move(view));
   return o;
 }
 

@@ -188,10 +188,10 @@ Result<std::vector<std::string>> CompileService::sandbox_missing() {
   probe.sandbox.allow_incomplete = true;  // to see what is missing rather than stop at it
   base::SpawnOptions o = compile_spawn(toolchain_, probe, {toolchain_.cxx, "--version"}, "", {});
   o.timeout_seconds = 60;
-  if (!o.sandbox) return std::vector<std::string>{"the sandbox: off (CompileSandbox::enabled)"};
+  if (!o.start) return std::vector<std::string>{"the sandbox: off (CompileSandbox::enabled)"};
   TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
   if (!r.exited_ok()) return Error{"cannot run " + toolchain_.cxx + " --version in the sandbox: " + r.err};
-  return r.sandbox_missing;
+  return r.refused_layers;
 }
 
 std::string CompileService::precompiled_header(const std::vector<std::string>& flags,

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <ATen/ops/from_blob.h>
+
 #include "build_info.h"
 
 #if REFINERY_WITH_CUDA

@@ -9,7 +9,7 @@
 // One thread at a time.
 #pragma once
 
-#include <torch/torch.h>
+#include <ATen/core/Tensor.h>
 
 #include <cstdint>
 #include <memory>

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <sstream>
 
+#include <ATen/ops/equal.h>
+#include <ATen/ops/isclose.h>
+#include <ATen/TensorOperators.h>
+
 namespace eval::worker {
 namespace {
 

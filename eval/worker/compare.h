@@ -6,7 +6,7 @@
 // extra memory. Worker main thread only.
 #pragma once
 
-#include <torch/torch.h>
+#include <ATen/core/Tensor.h>
 
 #include <optional>
 #include <string>

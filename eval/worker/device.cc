@@ -1,6 +1,8 @@
 #include "eval/worker/device.h"
 
-#include <torch/torch.h>
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <chrono>
@@ -234,7 +236,7 @@ class CudaDevice : public Device {
 base::Result<std::unique_ptr<Device>> make_device(Backend backend, int ordinal, int threads, bool tf32_cudnn) {
   if (backend == Backend::cpu) return std::unique_ptr<Device>(new CpuDevice(threads));
 #if REFINERY_WITH_CUDA
-  if (!torch::cuda::is_available()) return base::Error{"the cuda backend needs a visible GPU, and LibTorch sees none"};
+  if (!at::hasCUDA()) return base::Error{"the cuda backend needs a visible GPU, and LibTorch sees none"};
   // fp32 means fp32: the references must not use TF32 (cuDNN's default for
   // convolutions), or exact fp32 candidates would fail the 1e-4 tolerance.
   // KernelBench's mode keeps PyTorch's default (WorkerJob::tf32_cudnn).

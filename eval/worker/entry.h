@@ -2,7 +2,8 @@
 // call it: inputs in, outputs out, an exception's message as an Error.
 #pragma once
 
-#include <torch/torch.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/core/grad_mode.h>
 
 #include <vector>
 

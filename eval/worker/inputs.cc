@@ -1,7 +1,13 @@
 #include "eval/worker/inputs.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
 #include <ATen/Parallel.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/randint.h>
+#include <ATen/ops/scalar_tensor.h>
+#include <ATen/TensorOperators.h>
 
 #include <mutex>
 
@@ -89,7 +95,7 @@ at::Tensor draw_one(const ResolvedInput& in, const at::Device& device) {
 
 std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uint64_t seed,
                                     const at::Device& device) {
-  torch::manual_seed(seed);
+  at::manual_seed(seed);
   std::vector<at::Tensor> out;
   for (const auto& in : specs) {
     if (in.is_scalar) {

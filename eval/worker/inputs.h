@@ -4,7 +4,7 @@
 // generators.
 #pragma once
 
-#include <torch/torch.h>
+#include <ATen/core/Tensor.h>
 
 #include <vector>
 

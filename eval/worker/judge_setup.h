@@ -4,7 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <torch/torch.h>
+#include <ATen/core/Tensor.h>
 
 #include <string>
 #include <vector>

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <thread>
 
+#include <ATen/ops/empty_like.h>
+
 #include "eval/worker/compare.h"
 #include "eval/worker/inputs.h"
 #include "eval/worker/judge.h"

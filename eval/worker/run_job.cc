@@ -15,7 +15,6 @@
 #include <cstring>
 #include <random>
 #include <thread>
-#include <torch/torch.h>
 
 #include "base/fs.h"
 #include "base/text.h"

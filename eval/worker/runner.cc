@@ -9,7 +9,7 @@
 #include <dirent.h>
 
 #include <cstring>
-#include <torch/torch.h>
+#include <ATen/ops/zeros_like.h>
 
 #include "base/elf_symbols.h"
 #include "base/seccomp.h"

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/fs.h"
+#include "base/sandbox.h"
 #include "base/subprocess.h"
 
 // These tests start real child processes through /bin/sh and coreutils.
@@ -322,9 +323,10 @@ namespace {
 // What a compiler would see: the toolchain, and one folder of its own.
 base::SpawnOptions sandboxed(const std::string& script, const std::string& scratch) {
   auto o = shell(script);
-  o.sandbox = base::toolchain_view();
-  o.sandbox->read_write = {scratch};
-  o.sandbox->require_every_layer = true;
+  base::SandboxView view = base::toolchain_view();
+  view.read_write = {scratch};
+  view.require_every_layer = true;
+  o.start = std::make_shared<base::SandboxStarter>(std::move(view));
   o.cwd = scratch;
   return o;
 }
@@ -349,7 +351,7 @@ TEST_SUITE("base::run_process in a sandbox") {
                            dir.path()));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.sandbox_missing.empty());
+    CHECK(r.refused_layers.empty());
     CHECK(r.network_isolated);
     CHECK(r.out.find("alternatives\nld.so.cache\n") == 0);
     CHECK(r.out.find("fd\nnull\nshm\n") != std::string::npos);  // no zero, no urandom, no NVIDIA node

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/fs.h"
+#include "base/sandbox.h"
 #include "base/sha256.h"
 #include "base/text.h"
 #include "eval/compiler.h"
@@ -332,23 +333,25 @@ TEST_SUITE("eval::CompileService") {
     REQUIRE(f.runner.spawns.size() >= 5);  // two versions, the header, g++, nvcc's plan and nvcc
     for (const auto& o : f.runner.spawns) {
       INFO(o.argv[0], " ", (o.argv.size() > 1 ? o.argv[1] : ""));
-      REQUIRE(o.sandbox);
-      const auto& ro = o.sandbox->read_only;
+      auto* sandbox = dynamic_cast<const base::SandboxStarter*>(o.start.get());
+      REQUIRE(sandbox);
+      const base::SandboxView& view = sandbox->view();
+      const auto& ro = view.read_only;
       for (const char* path : {"/opt/torch/include", "/opt/torch/lib", "/usr/local/cuda", "/opt/host-compiler",
                                "/etc/ld.so.cache"})
         CHECK(std::find(ro.begin(), ro.end(), path) != ro.end());
-      CHECK(std::find(o.sandbox->system.begin(), o.sandbox->system.end(), "/etc") == o.sandbox->system.end());
-      CHECK(o.sandbox->devices == std::vector<std::string>{"null"});
-      CHECK(o.sandbox->oom_score_adj == 1000);
-      CHECK(o.sandbox->require_every_layer);
+      CHECK(std::find(view.system.begin(), view.system.end(), "/etc") == view.system.end());
+      CHECK(view.devices == std::vector<std::string>{"null"});
+      CHECK(view.oom_score_adj == 1000);
+      CHECK(view.require_every_layer);
       // Nothing of the cache but what this step needs: its own folder, refinery's headers, the precompiled header.
       for (const auto& path : ro)
         if (base::starts_with(path, f.cache))
           CHECK((path.find("/include/") != std::string::npos || path.find("/pch/") != std::string::npos));
       if (o.argv.size() == 2 && o.argv[1] == "--version") {
-        CHECK(o.sandbox->read_write.empty());
+        CHECK(view.read_write.empty());
       } else {
-        CHECK(o.sandbox->read_write == std::vector<std::string>{o.cwd});
+        CHECK(view.read_write == std::vector<std::string>{o.cwd});
         CHECK(base::starts_with(o.cwd, f.cache + "/tmp/"));
       }
       CHECK(std::find(o.env.begin(), o.env.end(), "HOME=/tmp") != o.env.end());
@@ -364,7 +367,7 @@ TEST_SUITE("eval::CompileService") {
     eval::CompileService service(f.toolchain, f.options, f.runner);
     REQUIRE(service.compile(f.job("int forward();")).ok());
     for (const auto& o : f.runner.spawns) {
-      CHECK_FALSE(o.sandbox);
+      CHECK_FALSE(o.start);
       CHECK_FALSE(o.limits.empty());
     }
   }

@@ -1,4 +1,4 @@
-#include <torch/torch.h>
+#include <ATen/ATen.h>
 
 #include <cmath>
 #include <limits>
@@ -22,17 +22,17 @@ using eval::worker::within_tolerance;
 const eval::Tolerance kTol{1e-3, 1e-2};  // atol, rtol
 
 at::Tensor floats(std::vector<float> values) {
-  return torch::tensor(values, torch::kFloat32);
+  return at::tensor(values, at::kFloat);
 }
 
 // 0, 1, 2, ... 5 as a 2 x 3 float tensor.
-at::Tensor two_by_three() { return torch::arange(6, torch::kFloat32).reshape({2, 3}); }
+at::Tensor two_by_three() { return at::arange(6, at::kFloat).reshape({2, 3}); }
 
 }  // namespace
 
 TEST_SUITE("eval::worker::compare_values") {
   TEST_CASE("identical tensors have no mismatches") {
-    at::Tensor x = torch::randn({4, 8});
+    at::Tensor x = at::randn({4, 8});
     auto d = compare_values(x.clone(), x, kTol, 5);
     CHECK(d.mismatches == 0);
     CHECK(d.elements == 32);
@@ -43,7 +43,7 @@ TEST_SUITE("eval::worker::compare_values") {
   }
 
   TEST_CASE("counts mismatches and unravels the first ones in 2-D") {
-    at::Tensor expected = torch::zeros({3, 4});
+    at::Tensor expected = at::zeros({3, 4});
     at::Tensor actual = expected.clone();
     actual.index_put_({0, 3}, 1.0);
     actual.index_put_({1, 2}, -2.0);
@@ -61,7 +61,7 @@ TEST_SUITE("eval::worker::compare_values") {
   }
 
   TEST_CASE("unravels indices in 3-D") {
-    at::Tensor expected = torch::zeros({2, 3, 4});
+    at::Tensor expected = at::zeros({2, 3, 4});
     at::Tensor actual = expected.clone();
     actual.index_put_({1, 2, 3}, 5.0);
     auto d = compare_values(actual, expected, kTol, 5);
@@ -70,8 +70,8 @@ TEST_SUITE("eval::worker::compare_values") {
   }
 
   TEST_CASE("reports at most max_reported mismatches but counts them all") {
-    at::Tensor expected = torch::zeros({10});
-    at::Tensor actual = torch::ones({10});
+    at::Tensor expected = at::zeros({10});
+    at::Tensor actual = at::ones({10});
     auto d = compare_values(actual, expected, kTol, 3);
     CHECK(d.mismatches == 10);
     REQUIRE(d.first.size() == 3);
@@ -142,7 +142,7 @@ TEST_SUITE("eval::worker::compare_values") {
   }
 
   TEST_CASE("int64 tensors compare exactly, whatever the tolerance") {
-    at::Tensor expected = torch::tensor(std::vector<int64_t>{int64_t{1} << 60, 5, -3});
+    at::Tensor expected = at::tensor(std::vector<int64_t>{int64_t{1} << 60, 5, -3});
     CHECK(compare_values(expected.clone(), expected, {1e9, 1}, 5).mismatches == 0);
     at::Tensor actual = expected.clone();
     actual.index_put_({0}, (int64_t{1} << 60) + 1);
@@ -157,8 +157,8 @@ TEST_SUITE("eval::worker::compare_values") {
   }
 
   TEST_CASE("half precision is compared in float") {
-    at::Tensor expected = torch::tensor({1.0f, 2.0f}).to(torch::kHalf);
-    at::Tensor actual = torch::tensor({1.0f, 2.5f}).to(torch::kHalf);
+    at::Tensor expected = at::tensor({1.0f, 2.0f}).to(at::kHalf);
+    at::Tensor actual = at::tensor({1.0f, 2.5f}).to(at::kHalf);
     auto d = compare_values(actual, expected, kTol, 5);
     CHECK(d.mismatches == 1);
     REQUIRE(d.first.size() == 1);
@@ -183,14 +183,14 @@ TEST_SUITE("eval::worker::within_tolerance") {
         {nan, nan},        {nan, 1.0f},            {1.0f, nan},    {inf, inf},      {-inf, inf},
         {1.0f, inf},       {inf, 1.0f},            {-5.0f, -5.04f}, {-5.0f, -5.2f}, {1e30f, 1.001e30f}};
     for (const auto& [a, e] : pairs) {
-      for (auto dtype : {torch::kFloat32, torch::kFloat64, torch::kFloat16}) {
+      for (auto dtype : {at::kFloat, at::kDouble, at::kHalf}) {
         at::Tensor actual = floats({a}).to(dtype), expected = floats({e}).to(dtype);
         const bool pass = compare_values(actual, expected, kTol, 1).mismatches == 0;
         CHECK_MESSAGE(within_tolerance(actual, expected, kTol) == pass, a, " against ", e, " in ", dtype);
       }
     }
     // Many elements, one bad one far in (past the first chunk's start), and a transposed actual.
-    at::Tensor e = torch::randn({64, 300});
+    at::Tensor e = at::randn({64, 300});
     at::Tensor a = e.clone();
     CHECK(within_tolerance(a, e, kTol));
     a[63][299] = 10.0f;
@@ -200,7 +200,7 @@ TEST_SUITE("eval::worker::within_tolerance") {
   }
 
   TEST_CASE("integers must be equal") {
-    at::Tensor e = torch::arange(10, torch::kInt64);
+    at::Tensor e = at::arange(10, at::kLong);
     CHECK(within_tolerance(e.clone(), e, kTol));
     at::Tensor a = e.clone();
     a[3] = 4;
@@ -210,44 +210,44 @@ TEST_SUITE("eval::worker::within_tolerance") {
 
 TEST_SUITE("eval::worker::check_structure") {
   TEST_CASE("matching outputs pass") {
-    CHECK_FALSE(check_structure({torch::zeros({2, 3})}, {torch::ones({2, 3})}).has_value());
+    CHECK_FALSE(check_structure({at::zeros({2, 3})}, {at::ones({2, 3})}).has_value());
     CHECK_FALSE(check_structure({}, {}).has_value());
   }
 
   TEST_CASE("names a shape difference") {
-    CHECK(check_structure({torch::zeros({2, 3})}, {torch::zeros({3, 2})}) ==
+    CHECK(check_structure({at::zeros({2, 3})}, {at::zeros({3, 2})}) ==
           std::optional<std::string>("output 0 has shape [2, 3], expected [3, 2]"));
-    CHECK(check_structure({torch::zeros({4}), torch::zeros({2, 3})},
-                          {torch::zeros({4}), torch::zeros({6})}) ==
+    CHECK(check_structure({at::zeros({4}), at::zeros({2, 3})},
+                          {at::zeros({4}), at::zeros({6})}) ==
           std::optional<std::string>("output 1 has shape [2, 3], expected [6]"));
   }
 
   TEST_CASE("names a dtype difference") {
-    CHECK(check_structure({torch::zeros({2}, torch::kFloat64)}, {torch::zeros({2}, torch::kFloat32)}) ==
+    CHECK(check_structure({at::zeros({2}, at::kDouble)}, {at::zeros({2}, at::kFloat)}) ==
           std::optional<std::string>("output 0 has dtype float64, expected float32"));
-    CHECK(check_structure({torch::zeros({2}, torch::kInt32)}, {torch::zeros({2}, torch::kInt64)}) ==
+    CHECK(check_structure({at::zeros({2}, at::kInt)}, {at::zeros({2}, at::kLong)}) ==
           std::optional<std::string>("output 0 has dtype int32, expected int64"));
   }
 
   TEST_CASE("names a count difference") {
-    CHECK(check_structure({torch::zeros({2})}, {torch::zeros({2}), torch::zeros({2})}) ==
+    CHECK(check_structure({at::zeros({2})}, {at::zeros({2}), at::zeros({2})}) ==
           std::optional<std::string>("forward returned 1 tensors, expected 2"));
   }
 
   TEST_CASE("names an undefined output") {
-    CHECK(check_structure({at::Tensor()}, {torch::zeros({2})}) ==
+    CHECK(check_structure({at::Tensor()}, {at::zeros({2})}) ==
           std::optional<std::string>("output 0 is an undefined tensor"));
   }
 }
 
 TEST_SUITE("eval::worker::check_unchanged") {
   TEST_CASE("untouched inputs pass") {
-    at::Tensor x = torch::randn({3, 3});
+    at::Tensor x = at::randn({3, 3});
     CHECK_FALSE(check_unchanged({x}, {x.clone()}, {"x"}).has_value());
   }
 
   TEST_CASE("names the input the candidate modified") {
-    at::Tensor x = torch::randn({3, 3}), w = torch::randn({3});
+    at::Tensor x = at::randn({3, 3}), w = at::randn({3});
     at::Tensor pristine_x = x.clone(), pristine_w = w.clone();
     w.index_put_({1}, 42.0);
     CHECK(check_unchanged({x, w}, {pristine_x, pristine_w}, {"x", "weight"}) ==
@@ -255,7 +255,7 @@ TEST_SUITE("eval::worker::check_unchanged") {
   }
 
   TEST_CASE("a resized input counts as changed") {
-    at::Tensor x = torch::zeros({4});
+    at::Tensor x = at::zeros({4});
     at::Tensor pristine = x.clone();
     x.resize_({2});
     CHECK(check_unchanged({x}, {pristine}, {"x"}).has_value());
@@ -269,34 +269,34 @@ TEST_SUITE("eval::worker::check_unchanged") {
 
 TEST_SUITE("eval::worker::check_no_alias") {
   TEST_CASE("an output that is a view of an input is caught") {
-    at::Tensor x = torch::randn({2, 3}), y = torch::randn({3});
+    at::Tensor x = at::randn({2, 3}), y = at::randn({3});
     CHECK(check_no_alias({x.view(-1)}, {y, x}, {"y", "x"}) ==
           std::optional<std::string>("output 0 shares memory with input 'x'; return a new tensor"));
   }
 
   TEST_CASE("an output that is a slice of an input is caught") {
-    at::Tensor x = torch::randn({8});
-    CHECK(check_no_alias({torch::zeros({1}), x.narrow(0, 4, 2)}, {x}, {"x"}) ==
+    at::Tensor x = at::randn({8});
+    CHECK(check_no_alias({at::zeros({1}), x.narrow(0, 4, 2)}, {x}, {"x"}) ==
           std::optional<std::string>("output 1 shares memory with input 'x'; return a new tensor"));
   }
 
   TEST_CASE("the input itself returned is caught") {
-    at::Tensor x = torch::randn({4});
+    at::Tensor x = at::randn({4});
     CHECK(check_no_alias({x}, {x}, {"x"}).has_value());
   }
 
   TEST_CASE("a clone passes") {
-    at::Tensor x = torch::randn({2, 3});
+    at::Tensor x = at::randn({2, 3});
     CHECK_FALSE(check_no_alias({x.clone().view(-1)}, {x}, {"x"}).has_value());
   }
 }
 
 TEST_SUITE("eval::worker::describe") {
   TEST_CASE("gives shape and dtype") {
-    CHECK(eval::worker::describe(torch::zeros({4, 8})) == "[4, 8] float32");
-    CHECK(eval::worker::describe(torch::zeros({3}, torch::kInt64)) == "[3] int64");
-    CHECK(eval::worker::describe(torch::zeros({2, 1, 5}, torch::kHalf)) == "[2, 1, 5] float16");
-    CHECK(eval::worker::describe(torch::zeros({}, torch::kBFloat16)) == "[] bfloat16");
+    CHECK(eval::worker::describe(at::zeros({4, 8})) == "[4, 8] float32");
+    CHECK(eval::worker::describe(at::zeros({3}, at::kLong)) == "[3] int64");
+    CHECK(eval::worker::describe(at::zeros({2, 1, 5}, at::kHalf)) == "[2, 1, 5] float16");
+    CHECK(eval::worker::describe(at::zeros({}, at::kBFloat16)) == "[] bfloat16");
     CHECK(eval::worker::describe(at::Tensor()) == "undefined");
   }
 }
