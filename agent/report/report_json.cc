@@ -22,7 +22,8 @@ json turn_json(const TurnFigures& f, const std::vector<double>& thresholds) {
     fast_k[threshold_key(thresholds[i])] = f.fast_p_at_k[i];
   }
   return {{"turn", f.turn}, {"fast_p", fast}, {"fast_p_at_k", fast_k}, {"correct_rate", f.correct_rate},
-          {"geomean_speedup", f.geomean_speedup}, {"chains_with_correct", f.chains_with_correct}};
+          {"geomean_speedup", f.geomean_speedup ? json(*f.geomean_speedup) : json(nullptr)},
+          {"chains_with_correct", f.chains_with_correct}};
 }
 
 json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {

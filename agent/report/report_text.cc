@@ -61,15 +61,30 @@ std::string arm_text(const ArmReport& arm, const CampaignReport& r) {
     header += buf;
   }
   out += header + "\n";
+  // A geomean with nothing behind it is "-", and a line under the table says why.
+  std::vector<std::string> none_correct, none_counted;
   for (const auto& f : arm.turns) {
-    std::snprintf(buf, sizeof buf, "  %4d  %6.1f%%  %6.3fx", f.turn, 100 * f.correct_rate, f.geomean_speedup);
+    std::snprintf(buf, sizeof buf, "  %4d  %6.1f%%  ", f.turn, 100 * f.correct_rate);
     std::string row = buf;
+    if (f.geomean_speedup) {
+      std::snprintf(buf, sizeof buf, "%6.3fx", *f.geomean_speedup);
+      row += buf;
+    } else {
+      row += "      -";
+      (f.chains_with_correct == 0 ? none_correct : none_counted).push_back(std::to_string(f.turn));
+    }
     for (double fast : f.fast_p) {
       std::snprintf(buf, sizeof buf, "  %8.1f%%", 100 * fast);
       row += buf;
     }
     out += row + "\n";
   }
+  auto no_geomean = [&](const std::vector<std::string>& turns, const std::string& why) {
+    if (!turns.empty())
+      out += "  geomean - at turn" + std::string(turns.size() == 1 ? " " : "s ") + joined(turns) + ": " + why + "\n";
+  };
+  no_geomean(none_correct, "no correct attempt");
+  no_geomean(none_counted, "no correct attempt whose speedup counts (see below)");
   std::string statuses;
   for (const auto& [status, n] : arm.attempts_by_status)
     statuses += (statuses.empty() ? "" : ", ") + status + " " + std::to_string(n);

@@ -24,7 +24,7 @@ TEST_SUITE("agent::report") {
     REQUIRE(f.size() == 1);
     CHECK(f[0].fast_p == std::vector<double>{0.5, 0.25, 0.25, 0.0});  // speedup > 2 is strict
     CHECK(f[0].correct_rate == 0.5);
-    CHECK(f[0].geomean_speedup == doctest::Approx(std::sqrt(2.0 * 0.9)));
+    CHECK(f[0].geomean_speedup.value() == doctest::Approx(std::sqrt(2.0 * 0.9)));
   }
 
   TEST_CASE("a chain keeps its best correct attempt from earlier turns") {
@@ -38,7 +38,7 @@ TEST_SUITE("agent::report") {
     CHECK(f[1].fast_p[0] == 0.5);
     CHECK(f[1].correct_rate == 1.0);
     CHECK(f[2].fast_p[0] == 1.0);
-    CHECK(f[2].geomean_speedup == doctest::Approx(std::sqrt(1.2 * 3.0)));
+    CHECK(f[2].geomean_speedup.value() == doctest::Approx(std::sqrt(1.2 * 3.0)));
   }
 
   TEST_CASE("with k samples, fast_p averages over chains and fast_p@k takes the best") {
@@ -55,7 +55,7 @@ TEST_SUITE("agent::report") {
     auto f = compute_turns(attempts, {"a"}, 1, 1, {1.0});
     CHECK(f[0].fast_p[0] == 0.0);
     CHECK(f[0].chains_with_correct == 0);
-    CHECK(f[0].geomean_speedup == 0.0);
+    CHECK_FALSE(f[0].geomean_speedup.has_value());  // nothing behind it: no figure, not 0
   }
 
   TEST_CASE("an unstable attempt is correct, but its speedup counts for nothing unless the config says so") {
@@ -65,15 +65,15 @@ TEST_SUITE("agent::report") {
     auto f = compute_turns(attempts, {"a", "b"}, 1, 1, {0, 1});
     CHECK(f[0].correct_rate == 1.0);
     CHECK(f[0].fast_p == std::vector<double>{1.0, 0.5});  // fast_0 is "correct"; fast_1 leaves a out
-    CHECK(f[0].geomean_speedup == doctest::Approx(2.0));
+    CHECK(f[0].geomean_speedup.value() == doctest::Approx(2.0));
     auto counted = compute_turns(attempts, {"a", "b"}, 1, 1, {0, 1}, /*count_unstable=*/true);
     CHECK(counted[0].fast_p == std::vector<double>{1.0, 1.0});
-    CHECK(counted[0].geomean_speedup == doctest::Approx(std::sqrt(6.6 * 2.0)));
+    CHECK(counted[0].geomean_speedup.value() == doctest::Approx(std::sqrt(6.6 * 2.0)));
     // A stable, slower attempt of the same chain still counts.
     attempts.push_back(correct("a", 0, 2, 1.5));
     auto later = compute_turns(attempts, {"a", "b"}, 1, 2, {1});
     CHECK(later[1].fast_p[0] == 1.0);
-    CHECK(later[1].geomean_speedup == doctest::Approx(std::sqrt(1.5 * 2.0)));
+    CHECK(later[1].geomean_speedup.value() == doctest::Approx(std::sqrt(1.5 * 2.0)));
   }
 
   TEST_CASE("problems left out of fast_p leave its denominator, stay in the counts, and the report says so") {
@@ -198,5 +198,44 @@ TEST_SUITE("agent::report") {
           "verdicts against runs/kb: 1 of 2 attempts evaluated in both differ\n"
           "  m/s/level1/20/s0/t1\n    refinery: mismatch (mismatch in refinery)\n"
           "    kernelbench: correct (correct in kernelbench)\n");
+  }
+
+  TEST_CASE("a geomean with nothing behind it is no figure: null in JSON, '-' in the text, and the text says why") {
+    agent::Config config;
+    config.models.push_back({});
+    config.models[0].name = "m";
+    config.strategies.push_back({});
+    config.strategies[0].name = "s";
+    config.strategies[0].turns = 3;
+    config.thresholds = {0, 1};
+    auto attempt = [](int turn, agent::AttemptStatus status, bool unstable) {
+      agent::Attempt a;
+      a.key = {"m", "s", "level1/19", 0, turn};
+      a.status = status;
+      a.evaluated = true;
+      a.backend = "cuda";
+      if (a.correct()) a.speedup = 2.0;
+      a.unstable = unstable;
+      return a;
+    };
+    // Turn 1 fails, turn 2 is correct but unstable, turn 3 is correct and stable.
+    const std::vector<agent::Attempt> attempts = {attempt(1, agent::AttemptStatus::mismatch, false),
+                                                  attempt(2, agent::AttemptStatus::correct, true),
+                                                  attempt(3, agent::AttemptStatus::correct, false)};
+    const auto report = agent::campaign_report(config, {"level1/19"}, attempts);
+    const json j = agent::to_json(report);
+    CHECK(j["arms"][0]["turns"][0]["geomean_speedup"].is_null());
+    CHECK(j["arms"][0]["turns"][1]["geomean_speedup"].is_null());
+    CHECK(j["arms"][0]["turns"][2]["geomean_speedup"] == 2.0);
+    CHECK(agent::format_report(report) ==
+          "m x s: 1 problems x 1 samples, 3 attempts, 0 tokens, $0.0000\n"
+          "  turn  correct  geomean  fast_0     fast_1   \n"
+          "     1     0.0%        -       0.0%       0.0%\n"
+          "     2   100.0%        -     100.0%       0.0%\n"
+          "     3   100.0%   2.000x     100.0%     100.0%\n"
+          "  geomean - at turn 1: no correct attempt\n"
+          "  geomean - at turn 2: no correct attempt whose speedup counts (see below)\n"
+          "  attempts: correct 2, mismatch 1\n"
+          "  unstable timings: 1 correct attempt left out of fast_p for p > 0 and of the geomean\n");
   }
 }
