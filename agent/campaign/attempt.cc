@@ -1,12 +1,50 @@
 #include "agent/campaign/attempt.h"
 
+#include "agent/campaign/json_fields.h"
+
 namespace agent {
 using nlohmann::json;
 using base::Error;
 using base::Status;
+using json_fields::read;
 
 std::string AttemptKey::str() const {
   return model + "/" + strategy + "/" + problem + "/s" + std::to_string(sample) + "/t" + std::to_string(turn);
+}
+
+namespace {
+
+// The one table of status names, in AttemptStatus's order.
+constexpr const char* kStatusNames[] = {"compile_error", "load_error", "runtime_error", "timeout",  "crashed",  "wrong_shape",
+                                        "mismatch",      "rejected",   "correct",       "no_code", "truncated"};
+constexpr int kStatuses = static_cast<int>(AttemptStatus::truncated) + 1;
+static_assert(std::size(kStatusNames) == kStatuses);
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+}  // namespace
+
+AttemptStatus attempt_status(eval::Status status) {
+  switch (status) {
+    case eval::Status::compile_error: return AttemptStatus::compile_error;
+    case eval::Status::load_error: return AttemptStatus::load_error;
+    case eval::Status::runtime_error: return AttemptStatus::runtime_error;
+    case eval::Status::timeout: return AttemptStatus::timeout;
+    case eval::Status::crashed: return AttemptStatus::crashed;
+    case eval::Status::wrong_shape: return AttemptStatus::wrong_shape;
+    case eval::Status::mismatch: return AttemptStatus::mismatch;
+    case eval::Status::rejected: return AttemptStatus::rejected;
+    case eval::Status::correct: return AttemptStatus::correct;
+  }
+  return AttemptStatus::crashed;  // not reached: every eval::Status is above
+}
+
+std::string to_string(AttemptStatus status) { return kStatusNames[static_cast<int>(status)]; }
+
+base::Result<AttemptStatus> parse_attempt_status(const std::string& name) {
+  for (int i = 0; i < kStatuses; ++i)
+    if (name == kStatusNames[i]) return static_cast<AttemptStatus>(i);
+  return Error{"status '" + name + "' is unknown"};
 }
 
 Attempt Attempt::summary() const {
@@ -16,65 +54,50 @@ Attempt Attempt::summary() const {
   return s;
 }
 
-namespace {
-
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-// Readers of one field each: absent leaves `out` as it is; a wrong type is an
-// error naming the field.
-Status read(const json& j, const char* name, std::string& out) {
-  auto it = j.find(name);
-  if (it == j.end()) return {};
-  if (!it->is_string()) return Error{std::string(name) + " is not a string"};
-  out = it->get<std::string>();
-  return {};
+void Attempt::take(const eval::Outcome& o) {
+  evaluated = true;
+  mode = o.mode;
+  status = attempt_status(o.status);
+  message = o.message;
+  // As eval::summary_json (refinery eval --json) gives them: a speedup only
+  // when correct and timed, the medians whenever there was a timing.
+  const bool timed = o.status == eval::Status::correct && o.timing;
+  speedup = timed ? std::optional(o.timing->speedup) : std::nullopt;
+  candidate_ms = o.timing ? std::optional(o.timing->candidate.median_ms) : std::nullopt;
+  reference_ms = o.timing ? std::optional(o.timing->reference.median_ms) : std::nullopt;
+  unstable = timed && o.timing->unstable;
+  quarantine = o.quarantine;
+  library_only = o.library_only;
+  device = o.device >= 0 ? std::optional(o.device) : std::nullopt;
+  devices_retired.clear();
+  for (const auto& r : o.devices_retired) devices_retired.push_back({r.device, r.reason});
 }
 
-Status read(const json& j, const char* name, bool& out) {
-  auto it = j.find(name);
-  if (it == j.end()) return {};
-  if (!it->is_boolean()) return Error{std::string(name) + " is not true or false"};
-  out = it->get<bool>();
-  return {};
+json to_json(const Usage& u) {
+  json j = {{"input_tokens", u.input_tokens},
+            {"cached_input_tokens", u.cached_input_tokens},
+            {"output_tokens", u.output_tokens},
+            {"reasoning_tokens", u.reasoning_tokens}};
+  if (!u.invalid.empty()) j["invalid"] = u.invalid;
+  return j;
 }
 
-template <class Int>
-Status read_integer(const json& j, const char* name, Int& out) {
-  auto it = j.find(name);
-  if (it == j.end()) return {};
-  if (!it->is_number_integer()) return Error{std::string(name) + " is not an integer"};
-  out = it->get<Int>();
+Status read_usage(const json& u, Usage& usage) {
+  if (!u.is_object()) return Error{"usage is not an object"};
+  TRY(read(u, "input_tokens", usage.input_tokens));
+  TRY(read(u, "cached_input_tokens", usage.cached_input_tokens));
+  TRY(read(u, "output_tokens", usage.output_tokens));
+  TRY(read(u, "reasoning_tokens", usage.reasoning_tokens));
+  TRY(read(u, "invalid", usage.invalid));
   return {};
 }
-
-Status read(const json& j, const char* name, double& out) {
-  auto it = j.find(name);
-  if (it == j.end()) return {};
-  if (!it->is_number()) return Error{std::string(name) + " is not a number"};
-  out = it->get<double>();
-  return {};
-}
-
-Status read(const json& j, const char* name, std::optional<double>& out) {
-  auto it = j.find(name);
-  if (it == j.end() || it->is_null()) return {};
-  if (!it->is_number()) return Error{std::string(name) + " is not a number or null"};
-  out = it->get<double>();
-  return {};
-}
-
-}  // namespace
 
 json to_json(const Attempt& a) {
-  json usage = {{"input_tokens", a.usage.input_tokens},
-                {"cached_input_tokens", a.usage.cached_input_tokens},
-                {"output_tokens", a.usage.output_tokens},
-                {"reasoning_tokens", a.usage.reasoning_tokens}};
-  if (!a.usage.invalid.empty()) usage["invalid"] = a.usage.invalid;
   json j = {{"key", a.key.str()},     {"model", a.key.model},       {"strategy", a.key.strategy},
             {"problem", a.key.problem}, {"sample", a.key.sample},     {"turn", a.key.turn},
-            {"status", a.status},     {"message", a.message},       {"usage", usage},
+            {"status", to_string(a.status)}, {"message", a.message}, {"usage", to_json(a.usage)},
             {"cost_usd", a.cost_usd}, {"response_text", a.response_text}, {"feedback", a.feedback}};
+  if (a.key.parent) j["parent"] = {{"sample", a.key.parent->sample}, {"turn", a.key.parent->turn}};
   if (a.evaluated) {
     j["backend"] = a.backend;
     if (!a.mode.empty()) j["mode"] = a.mode;
@@ -102,9 +125,18 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "model", a.key.model));
     TRY(read(j, "strategy", a.key.strategy));
     TRY(read(j, "problem", a.key.problem));
-    TRY(read_integer(j, "sample", a.key.sample));
-    TRY(read_integer(j, "turn", a.key.turn));
-    TRY(read(j, "status", a.status));
+    TRY(read(j, "sample", a.key.sample));
+    TRY(read(j, "turn", a.key.turn));
+    if (auto p = j.find("parent"); p != j.end()) {
+      if (!p->is_object()) return Error{"parent is not an object"};
+      AttemptKey::Parent parent;
+      TRY(read(*p, "sample", parent.sample));
+      TRY(read(*p, "turn", parent.turn));
+      a.key.parent = parent;
+    }
+    std::string status;
+    TRY(read(j, "status", status));
+    TRY_ASSIGN(a.status, parse_attempt_status(status));
     TRY(read(j, "message", a.message));
     TRY(read(j, "backend", a.backend));
     TRY(read(j, "mode", a.mode));
@@ -116,17 +148,13 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "truncated", a.truncated));
     TRY(read(j, "quarantine", a.quarantine));
     TRY(read(j, "library_only", a.library_only));
-    if (j.contains("device")) {
-      int device = 0;
-      TRY(read_integer(j, "device", device));
-      a.device = device;
-    }
+    TRY(read(j, "device", a.device));
     if (auto r = j.find("devices_retired"); r != j.end()) {
       if (!r->is_array()) return Error{"devices_retired is not an array"};
       for (const auto& item : *r) {
         if (!item.is_object()) return Error{"devices_retired holds a non-object"};
         DeviceRetirement d;
-        TRY(read_integer(item, "device", d.device));
+        TRY(read(item, "device", d.device));
         TRY(read(item, "reason", d.reason));
         a.devices_retired.push_back(std::move(d));
       }
@@ -134,14 +162,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "cost_usd", a.cost_usd));
     TRY(read(j, "response_text", a.response_text));
     TRY(read(j, "feedback", a.feedback));
-    if (auto u = j.find("usage"); u != j.end()) {
-      if (!u->is_object()) return Error{"usage is not an object"};
-      TRY(read_integer(*u, "input_tokens", a.usage.input_tokens));
-      TRY(read_integer(*u, "cached_input_tokens", a.usage.cached_input_tokens));
-      TRY(read_integer(*u, "output_tokens", a.usage.output_tokens));
-      TRY(read_integer(*u, "reasoning_tokens", a.usage.reasoning_tokens));
-      TRY(read(*u, "invalid", a.usage.invalid));
-    }
+    if (auto u = j.find("usage"); u != j.end()) TRY(read_usage(*u, a.usage));
     return {};
   };
   if (auto s = fields(); !s) return Error{"attempt record: " + s.error().message};

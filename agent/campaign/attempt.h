@@ -6,6 +6,8 @@
 //
 // The record as written (keys of one JSON object; nothing else is written):
 //   key, model, strategy, problem, sample, turn   where in the campaign
+//   parent {sample, turn}                         the attempt this one branches from, only when
+//                                                 it has one (AttemptKey::parent)
 //   status, message                               an eval status, or no_code / truncated
 //   speedup, candidate_ms, reference_ms           numbers, or null when not timed
 //                                                 (present only when the candidate was evaluated)
@@ -34,22 +36,53 @@
 #include <string>
 #include <vector>
 
+#include "agent/model/provider.h"
 #include "base/result.h"
+#include "eval/outcome.h"
 
 namespace agent {
 
+// Where an attempt stands in a campaign. A chain is (model, strategy, problem,
+// sample) and its turns follow one another. A strategy that branches starts
+// each branch as a chain of its own (a sample of its own) and names the
+// attempt it branches from as the parent: the parent says where a branch came
+// from and is no part of the key's identity, so str() (the store's index, the
+// artifact folder) is the same with or without one.
 struct AttemptKey {
+  struct Parent {
+    int sample = 0;
+    int turn = 1;
+    bool operator==(const Parent&) const = default;
+  };
   std::string model, strategy, problem;
   int sample = 0;
   int turn = 1;
+  std::optional<Parent> parent;  // in the same model, strategy and problem; none in a chain
   std::string str() const;  // "model/strategy/problem/s0/t1"
   bool operator<(const AttemptKey& o) const { return str() < o.str(); }
 };
 
-struct TokenUsage {
-  int64_t input_tokens = 0, cached_input_tokens = 0, output_tokens = 0, reasoning_tokens = 0;
-  std::string invalid;  // why the provider's counts were not believed; empty when they were
+// What became of an attempt: its candidate's evaluation status, or no
+// candidate at all. The first values are eval::Status's, in its order
+// (attempt_status maps them; -Wswitch names it when eval::Status grows).
+enum class AttemptStatus {
+  compile_error,
+  load_error,
+  runtime_error,
+  timeout,
+  crashed,
+  wrong_shape,
+  mismatch,
+  rejected,
+  correct,
+  no_code,    // the response held no code block to compile
+  truncated,  // the response was cut at the output token limit before its code was complete
 };
+
+AttemptStatus attempt_status(eval::Status status);
+// The record's names: eval's names for its statuses, then "no_code" and "truncated".
+std::string to_string(AttemptStatus status);
+base::Result<AttemptStatus> parse_attempt_status(const std::string& name);
 
 struct DeviceRetirement {
   int device = 0;
@@ -58,7 +91,7 @@ struct DeviceRetirement {
 
 struct Attempt {
   AttemptKey key;
-  std::string status;   // an eval status name ("correct", "mismatch", ...), "no_code" or "truncated"
+  AttemptStatus status = AttemptStatus::crashed;
   std::string message;
   bool evaluated = false;  // a candidate was compiled and run (backend and timings are set)
   std::string backend;     // "cpu" or "cuda", when evaluated
@@ -70,17 +103,24 @@ struct Attempt {
   bool library_only = false;  // correct, ran no kernel of its own: its speedup counts for nothing (eval.library_only)
   std::optional<int> device;                      // the device whose worker gave the verdict
   std::vector<DeviceRetirement> devices_retired;  // taken out of the rotation on the way
-  TokenUsage usage;
+  Usage usage;  // the response's (agent/model/provider.h)
   double cost_usd = 0;
   std::string response_text;  // the model's whole answer; empty in a store's summaries
   std::string feedback;       // what the next turn is told; empty in a store's summaries
 
-  bool correct() const { return status == "correct"; }
+  bool correct() const { return status == AttemptStatus::correct; }
   // The speedup when correct and timed, else 0.
   double correct_speedup() const { return correct() && speedup ? *speedup : 0.0; }
   // Without the long texts: what reports and the store's index keep.
   Attempt summary() const;
+  // Takes the verdict of an evaluation: status, message, timings and flags,
+  // mode and devices. `evaluated` becomes true; `backend` is the caller's.
+  void take(const eval::Outcome& outcome);
 };
+
+// The "usage" object of an attempt or response record.
+nlohmann::json to_json(const Usage& usage);
+base::Status read_usage(const nlohmann::json& j, Usage& usage);
 
 nlohmann::json to_json(const Attempt& a);
 base::Result<Attempt> attempt_from_json(const nlohmann::json& j);

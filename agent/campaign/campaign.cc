@@ -13,8 +13,6 @@
 #include "base/fs.h"
 
 namespace agent {
-using nlohmann::json;
-
 namespace {
 
 // A fixed set of threads running posted tasks in order.
@@ -171,7 +169,7 @@ class Runner {
   }
 
   AttemptKey key_of(const ChainState& st) const {
-    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample, st.turn};
+    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample, st.turn, std::nullopt};  // a chain: no parent
   }
 
   // Moves a chain to its next turn: replays finished attempts from the store,
@@ -226,15 +224,7 @@ class Runner {
       }
       return finish();
     }
-    const auto& r = completion->response;
-    json response = {{"text", r.text}, {"reasoning", r.reasoning}, {"finish_reason", r.finish_reason},
-                     {"id", r.id}, {"requests", completion->requests},
-                     {"usage", {{"input_tokens", r.usage.input_tokens},
-                                {"cached_input_tokens", r.usage.cached_input_tokens},
-                                {"output_tokens", r.usage.output_tokens},
-                                {"reasoning_tokens", r.usage.reasoning_tokens}}},
-                     {"cost_usd", cost_usd(r.usage, model.price)}};
-    if (!r.usage.invalid.empty()) response["usage"]["invalid"] = r.usage.invalid;
+    Response response = response_of(*completion, model.price);
     if (auto s = d_.store.record_response(key, response); !s) {
       fail(s);
       return finish();
@@ -244,7 +234,7 @@ class Runner {
 
   // In the evaluation pool: extracts, compiles and runs the candidate, records
   // the attempt, and moves the chain on.
-  void evaluate(const std::shared_ptr<ChainState>& st, const json& response) {
+  void evaluate(const std::shared_ptr<ChainState>& st, const Response& response) {
     if (stopped()) return finish();
     auto record = attempt(*st, response);
     if (!record) {
@@ -270,33 +260,27 @@ class Runner {
     return stopped();
   }
 
-  base::Result<Attempt> attempt(const ChainState& st, const json& response) {
+  base::Result<Attempt> attempt(const ChainState& st, const Response& response) {
     AttemptKey key = key_of(st);
     TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
     Attempt record;
     record.key = key;
-    record.response_text = response.value("text", "");
-    record.cost_usd = response.value("cost_usd", 0.0);
-    if (const auto u = response.find("usage"); u != response.end() && u->is_object()) {
-      record.usage.input_tokens = u->value("input_tokens", int64_t{0});
-      record.usage.cached_input_tokens = u->value("cached_input_tokens", int64_t{0});
-      record.usage.output_tokens = u->value("output_tokens", int64_t{0});
-      record.usage.reasoning_tokens = u->value("reasoning_tokens", int64_t{0});
-      record.usage.invalid = u->value("invalid", "");
-    }
-    TRY(base::write_file(dir + "/response.md", response.value("text", "")));
-    Extraction e = extract_code(response.value("text", ""));
+    record.response_text = response.text;
+    record.cost_usd = response.cost_usd;
+    record.usage = response.usage;
+    TRY(base::write_file(dir + "/response.md", response.text));
+    Extraction e = extract_code(response.text);
     // Cut at the token limit: flagged on the attempt; with no complete block
     // there is nothing to compile, and the model is told why.
-    const bool truncated = response.value("finish_reason", "") == "length";
+    const bool truncated = response.truncated();
     record.truncated = truncated;
     if (truncated && (!e.code || e.unterminated)) {
       const std::string where = e.code ? "inside its code block" : "before any code block";
-      record.status = "truncated";
+      record.status = AttemptStatus::truncated;
       record.message = "the response was cut at the output token limit " + where;
       TRY_ASSIGN(record.feedback, d_.templates.render("feedback_truncated", {{"where", where}}));
     } else if (!e.code) {
-      record.status = "no_code";
+      record.status = AttemptStatus::no_code;
       record.message = e.note;
       TRY_ASSIGN(record.feedback, d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
@@ -307,22 +291,10 @@ class Runner {
       // the candidate: not recorded, and evaluated again on resume.
       if (cut_short(outcome))
         return base::Error{"evaluation interrupted", base::ErrorKind::interrupted};
-      json summary = eval::summary_json(outcome);
-      TRY(base::write_file(dir + "/result.json", summary.dump(2)));
+      TRY(base::write_file(dir + "/result.json", eval::summary_json(outcome).dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
-      record.evaluated = true;
+      record.take(outcome);
       record.backend = d_.target.backend;
-      record.mode = outcome.mode;
-      record.status = summary.value("status", "");
-      record.message = summary.value("message", "");
-      for (auto [k, v] : {std::pair{"speedup", &record.speedup}, std::pair{"candidate_ms", &record.candidate_ms},
-                          std::pair{"reference_ms", &record.reference_ms}})
-        if (summary.contains(k) && summary[k].is_number()) *v = summary[k].get<double>();
-      record.unstable = summary.value("unstable", false);
-      record.quarantine = summary.value("quarantine", "");
-      record.library_only = summary.value("library_only", false);
-      if (outcome.device >= 0) record.device = outcome.device;
-      for (const auto& r : outcome.devices_retired) record.devices_retired.push_back({r.device, r.reason});
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
       if (truncated) {
         TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));

@@ -69,7 +69,11 @@ Result<RunStore> RunStore::open(const std::string& dir, const std::string& confi
     TRY(base::write_file_atomic(config_path, config_text));
   }
   store.dir_ = dir;
-  store.load("responses.jsonl", [&](const std::string& key, Line line, nlohmann::json) {
+  store.load("responses.jsonl", [&](const std::string& key, Line line, nlohmann::json record) {
+    if (auto r = response_from_json(record); !r) {
+      store.warnings_.push_back("responses.jsonl: " + key + ": " + r.error().message + "; skipped");
+      return;
+    }
     store.responses_[key] = line;
   });
   store.load("attempts.jsonl", [&](const std::string& key, Line line, nlohmann::json record) {
@@ -154,16 +158,14 @@ std::optional<nlohmann::json> RunStore::read(const std::string& file, const Line
   return j;
 }
 
-Status RunStore::record_response(const AttemptKey& key, const nlohmann::json& response) {
+Status RunStore::record_response(const AttemptKey& key, const Response& response) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (responses_.count(key.str())) return {};
-  nlohmann::json line = response;
-  line["key"] = key.str();
-  TRY_ASSIGN(responses_[key.str()], append("responses.jsonl", line));
+  TRY_ASSIGN(responses_[key.str()], append("responses.jsonl", to_json(key, response)));
   return {};
 }
 
-std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const {
+std::optional<Response> RunStore::response(const AttemptKey& key) const {
   Line line;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -171,7 +173,11 @@ std::optional<nlohmann::json> RunStore::response(const AttemptKey& key) const {
     if (it == responses_.end()) return std::nullopt;
     line = it->second;
   }
-  return read("responses.jsonl", line);
+  auto record = read("responses.jsonl", line);
+  if (!record) return std::nullopt;
+  auto r = response_from_json(*record);
+  if (!r) return std::nullopt;
+  return std::move(r).value();
 }
 
 Status RunStore::record_attempt(const Attempt& a) {

@@ -2,9 +2,10 @@
 // and per-attempt artifacts. What makes campaigns resumable:
 //
 //   RUN/config.yaml        the config as given when the run started
-//   RUN/responses.jsonl    each model response, appended and fsync'ed the
-//                          moment it arrives, before it is evaluated, so a
-//                          response is never requested (or paid for) twice
+//   RUN/responses.jsonl    each model response (response.h's record), appended
+//                          and fsync'ed the moment it arrives, before it is
+//                          evaluated, so a response is never requested (or
+//                          paid for) twice
 //   RUN/attempts.jsonl     one record per finished attempt, appended and
 //                          fsync'ed as each finishes
 //   RUN/attempts/<model>/<strategy>/<problem>/s<sample>/t<turn>/
@@ -20,8 +21,8 @@
 // Memory stays small however long the campaign: the store holds where each
 // line is in its log and, for attempts, the record without its long texts
 // (response_text, feedback); a whole record is read back from the log when
-// asked for. An attempt line that attempt_from_json refuses (a field of the
-// wrong type) is skipped with a warning, like an unreadable one.
+// asked for. A line that attempt_from_json or response_from_json refuses (a
+// field of the wrong type) is skipped with a warning, like an unreadable one.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "agent/campaign/attempt.h"
+#include "agent/campaign/response.h"
 #include "base/result.h"
 
 namespace agent {
@@ -52,8 +54,8 @@ class RunStore {
   static base::Result<RunStore> open(const std::string& dir, const std::string& config_text, bool force,
                                      bool exclusive = true);
 
-  base::Status record_response(const AttemptKey& key, const nlohmann::json& response);
-  std::optional<nlohmann::json> response(const AttemptKey& key) const;
+  base::Status record_response(const AttemptKey& key, const Response& response);
+  std::optional<Response> response(const AttemptKey& key) const;
 
   // Appends the attempt (attempt.h's record) under a.key.
   base::Status record_attempt(const Attempt& a);

@@ -75,7 +75,7 @@ int cmd_accept(const std::vector<std::string>& argv) {
     }
     if (!it->second.correct() || it->second.quarantine.empty()) {
       std::fprintf(stderr, "refinery accept: %s: not quarantined (%s), nothing to accept\n", key.c_str(),
-                   it->second.status.c_str());
+                   to_string(it->second.status).c_str());
       return 1;
     }
     if (already->count(key)) {

@@ -19,8 +19,9 @@
 #include "agent/cli/context.h"
 #include "agent/model/http.h"
 #include "agent/cli/printer.h"
+#include "agent/cli/status_line.h"
 #include "agent/model/replay.h"
-#include "agent/report/run_report.h"
+#include "agent/report/report_printers.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "build_info.h"
@@ -72,8 +73,8 @@ base::Result<std::vector<std::string>> left_out_of(const std::vector<std::string
 // Writes report.json and report.txt into the run folder and prints one of them.
 int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
                 const std::vector<Attempt>& attempts, bool json_out, const std::vector<std::string>& leave_out,
-                const eval::ProblemIndex& index, const std::optional<std::pair<std::string, nlohmann::json>>& compared = {},
-                const std::optional<std::pair<nlohmann::json, std::string>>& shards = {}) {
+                const eval::ProblemIndex& index, std::optional<VerdictComparison> compared = {},
+                std::optional<ShardsRead> shards = {}) {
   auto left_out = left_out_of(leave_out, problems, index);
   if (!left_out) {
     std::fprintf(stderr, "refinery report: %s\n", left_out.error().message.c_str());
@@ -84,21 +85,14 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
     std::fprintf(stderr, "refinery report: %s\n", accepted.error().message.c_str());
     return 1;
   }
-  auto report = campaign_report(config, problems, attempts, *left_out, leave_out, *accepted);
-  std::string text = format_report(report);
-  if (shards) {
-    report["shards"] = shards->first;
-    text = shards->second + text;
-  }
-  if (compared) {
-    report["compare"] = compared->second;
-    report["compare"]["run"] = compared->first;
-    text += format_comparison(compared->second, compared->first);
-  }
-  for (const auto& [name, content] : {std::pair{"report.json", report.dump(2)}, std::pair{"report.txt", text}})
+  CampaignReport report = campaign_report(config, problems, attempts, *left_out, leave_out, *accepted);
+  report.shards = std::move(shards);
+  report.compare = std::move(compared);
+  const std::string json_text = to_json(report).dump(2), text = format_report(report);
+  for (const auto& [name, content] : {std::pair{"report.json", json_text}, std::pair{"report.txt", text}})
     if (auto s = base::write_file_atomic((run / name).string(), content); !s)
       std::fprintf(stderr, "refinery: %s\n", s.error().message.c_str());
-  if (json_out) std::printf("%s\n", report.dump(2).c_str());
+  if (json_out) std::printf("%s\n", json_text.c_str());
   else std::printf("%s", text.c_str());
   return 0;
 }
@@ -120,13 +114,9 @@ int report_shards(const fs::path& run, const Args& args) {
   for (const auto& p : base::split(args.get("leave-out"), ','))
     if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
   for (const auto& p : shards->problems) std::fprintf(stderr, "refinery report: %s\n", p.c_str());
-  nlohmann::json merged = {{"count", shards->count}, {"read", shards->dirs.size()}, {"problems", shards->problems}};
-  std::string text = "shards: " + std::to_string(shards->dirs.size()) + " of " + std::to_string(shards->count) +
-                     " read as one campaign" +
-                     (shards->problems.empty() ? "\n" : "; " + std::to_string(shards->problems.size()) + " problems:\n");
-  for (const auto& p : shards->problems) text += "  " + p + "\n";
   return emit_report(run, *config, shards->selection, shards->attempts, args.has("json"), leave_out,
-                     problem_index(args.get("problems")), {}, std::pair{merged, text});
+                     problem_index(args.get("problems")), {},
+                     ShardsRead{shards->count, shards->dirs.size(), shards->problems});
 }
 
 }  // namespace
@@ -167,7 +157,7 @@ int cmd_report(const std::vector<std::string>& argv) {
   std::vector<std::string> leave_out = config->leave_out;
   for (const auto& p : base::split(args->get("leave-out"), ','))
     if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
-  std::optional<std::pair<std::string, nlohmann::json>> compared;
+  std::optional<VerdictComparison> compared;
   if (args->has("compare")) {
     const fs::path other = args->get("compare");
     auto other_config = base::read_file((other / "config.yaml").string());
@@ -180,7 +170,7 @@ int cmd_report(const std::vector<std::string>& argv) {
       std::fprintf(stderr, "refinery report: --compare: %s\n", other_store.error().message.c_str());
       return 1;
     }
-    compared.emplace(other.string(), compare_verdicts(store->attempts(), other_store->attempts()));
+    compared = compare_verdicts(store->attempts(), other_store->attempts(), other.string());
   }
   return emit_report(run, *config, selection.get<std::vector<std::string>>(), store->attempts(), args->has("json"),
                      leave_out, problem_index(args->get("problems")), compared);
@@ -313,8 +303,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   Printer printer;
   const bool terminal = isatty(fileno(stdout));
   auto start = std::chrono::steady_clock::now();
-  const int resumed = static_cast<int>(store->attempts().size());
-  auto last_line = start - std::chrono::hours(1);
+  StatusLine status_line(stdout, terminal, static_cast<int>(store->attempts().size()));
   eval::Evaluator& evaluator = *(*ctx)->evaluator;
   CampaignDeps deps{*config, *store, *problems,
                     [&](const eval::Problem& p, const std::string& source) { return evaluator.evaluate(p, source, settings); },
@@ -325,26 +314,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                       return clients.at(m.name)->complete(request);
                     },
                     [&](const Progress& p) {
-                      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                      // Time left from this run's own pace: attempts found in the store came for free.
-                      const int fresh = p.done - resumed;
-                      std::string left = p.done >= p.total ? "" :
-                                         fresh > 0 ? ", ~" + base::format_ms(elapsed / fresh * (p.total - p.done) * 1000) + " left" : "";
-                      char line[256];
-                      std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, fast_1 %.1f%%, %lld tokens, $%.4f, %s elapsed%s",
-                                    p.done, p.total, p.max_turn, p.correct,
-                                    p.chains ? 100.0 * p.fast_1_chains / p.chains : 0.0,
-                                    static_cast<long long>(p.tokens), p.cost_usd,
-                                    base::format_ms(elapsed * 1000).c_str(), left.c_str());
-                      // Plain lines off a terminal: at most one a second, and the last.
-                      auto now = std::chrono::steady_clock::now();
-                      if (terminal) {
-                        std::printf("\r%s\033[K", line);
-                      } else if (p.done == p.total || now - last_line >= std::chrono::seconds(1)) {
-                        std::printf("%s\n", line);
-                        last_line = now;
-                      }
-                      std::fflush(stdout);
+                      status_line.show(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
                     },
                     [](const AttemptKey& key, const std::string& error) {
                       std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",

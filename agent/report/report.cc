@@ -33,7 +33,7 @@ std::vector<TurnFigures> compute_turns(const std::vector<AttemptSummary>& attemp
     f.correct_rate = chains > 0 ? best.size() / chains : 0;
     double log_sum = 0;
     for (const auto& [key, s] : best_timed) log_sum += std::log(s);
-    f.geomean_speedup = best_timed.empty() ? 0 : std::exp(log_sum / static_cast<double>(best_timed.size()));
+    if (!best_timed.empty()) f.geomean_speedup = std::exp(log_sum / static_cast<double>(best_timed.size()));
     for (double p : thresholds) {
       int fast_chains = 0;
       std::set<std::string> fast_problems;

@@ -11,7 +11,7 @@
 //     has speedup > p (best of k).
 //   - correct rate at turn t: fast_0 with "correct" in place of "speedup > 0".
 //   - geomean speedup at turn t: the geometric mean of the chains' values over
-//     the chains that have one.
+//     the chains that have one; none (not 0) when no chain has one.
 //   - An unstable attempt (its timing stayed noisy when measured again) is
 //     correct, but unless `count_unstable` its speedup counts for nothing:
 //     it is left out of fast_p for p > 0 and of the geometric mean. So is a
@@ -20,6 +20,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,9 @@ struct TurnFigures {
   std::vector<double> fast_p;       // one per threshold
   std::vector<double> fast_p_at_k;  // one per threshold
   double correct_rate = 0;          // chains with a correct attempt so far, over all chains
-  double geomean_speedup = 0;       // over chains with a correct attempt; 0 when none
+  // Over chains with a correct attempt whose speedup counts; none when no
+  // chain has one (chains_with_correct then says whether any was correct).
+  std::optional<double> geomean_speedup;
   int chains_with_correct = 0;
 };
 

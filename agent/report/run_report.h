@@ -1,20 +1,100 @@
-// A campaign's report from its records: for every arm (model x strategy) and
-// every turn, fast_p at the config's thresholds (and fast_p@k), correct rate
-// and geometric-mean speedup; per arm, attempts by status, tokens and cost.
-// As JSON for scripts (RUN/report.json) and as a table for people.
-// Pure functions of their inputs.
+// A campaign's report, as one typed value: for every arm (model x strategy)
+// and every turn, fast_p at the config's thresholds (and fast_p@k), correct
+// rate and geometric-mean speedup; per arm, attempts by status, tokens and
+// cost; which devices gave the verdicts, what was left out, and, when asked,
+// how the shards were read and which verdicts differ from another run's.
+//
+// campaign_report builds it from the records; the printers (report_printers.h:
+// JSON for RUN/report.json and --json, text for people) each render it, and
+// none reads another's output. Pure functions of their inputs.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "agent/campaign/attempt.h"
 #include "agent/config.h"
+#include "agent/report/report.h"
 
 namespace agent {
+
+struct QuarantinedAttempt {
+  std::string key;
+  double speedup = 0;
+  std::string reason;  // Attempt::quarantine
+};
+
+struct ArmReport {
+  std::string model, strategy;
+  int samples = 0;
+  std::vector<TurnFigures> turns;  // 1..the strategy's turns
+  size_t attempts = 0;
+  std::map<std::string, int> attempts_by_status;  // by status name (to_string(AttemptStatus))
+  int64_t input_tokens = 0, cached_input_tokens = 0, output_tokens = 0, reasoning_tokens = 0;
+  double cost_usd = 0;
+  int unstable_attempts = 0;      // correct, timed, and marked unstable
+  bool unstable_counted = false;  // config.count_unstable
+  int usage_invalid = 0;          // responses whose token counts were not believed
+  std::vector<QuarantinedAttempt> quarantined;  // still waiting for `refinery accept`
+  int quarantine_accepted = 0;
+  int library_only = 0;           // correct attempts that ran no kernel of their own
+};
+
+// A device retired on an attempt's way (eval/device_pool.h).
+struct RetiredAfter {
+  int device = 0;
+  std::string reason;
+  std::string key;  // the attempt
+};
+
+struct LeftOut {
+  std::vector<std::string> patterns;  // as config.leave_out and --leave-out gave them
+  std::vector<std::string> problems;  // the selected problems they name
+};
+
+// How a sharded run folder was read (agent/campaign/shard.h).
+struct ShardsRead {
+  int count = 0;                      // N
+  size_t read = 0;                    // shard folders read
+  std::vector<std::string> problems;  // missing, duplicated or foreign shards and attempts
+};
+
+// The attempts evaluated in both of two campaigns (the same key) whose
+// verdicts differ, with each side's mode, status and message (which says why:
+// a mismatch's share of elements beyond its tolerance, say): for a campaign
+// replayed in both modes.
+struct VerdictComparison {
+  struct Side {
+    std::string mode;  // "refinery" for records written before modes
+    AttemptStatus status = AttemptStatus::crashed;
+    std::string message;
+  };
+  struct Differ {
+    std::string key;
+    Side ours, theirs;
+  };
+  std::string run;  // the other run folder
+  size_t compared = 0;
+  std::vector<Differ> differ;
+};
+
+struct CampaignReport {
+  std::string config;  // the config's name
+  size_t problems = 0;  // selected, left-out ones included
+  std::vector<double> thresholds;
+  std::set<std::string> backends;  // where the attempts were timed
+  std::vector<ArmReport> arms;
+  std::map<int, int> device_attempts;   // attempts per device that gave the verdict
+  std::vector<RetiredAfter> retired;    // devices a failed probe took out of the rotation
+  std::set<std::string> modes;          // eval.compat modes; records before modes have none
+  std::optional<LeftOut> left_out;      // when any pattern was given
+  std::optional<ShardsRead> shards;     // a sharded run folder
+  std::optional<VerdictComparison> compare;  // refinery report --compare
+};
 
 // `accepted`: keys of quarantined attempts a person accepted (RUN/accepted.jsonl,
 // `refinery accept`): their speedups count; the other quarantined ones count as
@@ -22,18 +102,13 @@ namespace agent {
 // `left_out`: problems (of `problems`) that fast_p and the other per-turn
 // figures leave out, as config.leave_out (and refinery report --leave-out)
 // chose them; the report lists them and says why.
-nlohmann::json campaign_report(const Config& config, const std::vector<std::string>& problems,
+CampaignReport campaign_report(const Config& config, const std::vector<std::string>& problems,
                                const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out = {},
                                const std::vector<std::string>& leave_out_patterns = {},
                                const std::set<std::string>& accepted = {});
 
-std::string format_report(const nlohmann::json& report);
-
-// The attempts evaluated in both campaigns (the same key: model, strategy,
-// problem, sample, turn) whose verdicts differ, with each side's mode, status
-// and message (which says why: a mismatch's share of elements beyond its
-// tolerance, say): for a campaign replayed in both modes.
-nlohmann::json compare_verdicts(const std::vector<Attempt>& ours, const std::vector<Attempt>& theirs);
-std::string format_comparison(const nlohmann::json& comparison, const std::string& other);
+// `ours` against `theirs`, the attempts of the run folder `run`.
+VerdictComparison compare_verdicts(const std::vector<Attempt>& ours, const std::vector<Attempt>& theirs,
+                                   const std::string& run);
 
 }  // namespace agent

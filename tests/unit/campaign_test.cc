@@ -171,7 +171,7 @@ TEST_SUITE("campaign") {
     REQUIRE(h.run(ask, evaluate).ok());
     const auto attempts = h.store->attempts();
     CHECK(attempts.size() == 1);
-    for (const auto& a : attempts) CHECK(a.status == "correct");
+    for (const auto& a : attempts) CHECK(a.status == agent::AttemptStatus::correct);
     auto responses = base::read_file(h.store->dir() + "/responses.jsonl");
     REQUIRE(responses.ok());
     CHECK(std::count(responses->begin(), responses->end(), '\n') >= 2);  // kept, for the resume
@@ -186,7 +186,7 @@ TEST_SUITE("campaign") {
     h2.config.models.resize(1);
     REQUIRE(h2.run(ask, self_kill).ok());
     REQUIRE(h2.store->attempts().size() == 1);
-    CHECK(h2.store->attempts()[0].status == "crashed");
+    CHECK(h2.store->attempts()[0].status == agent::AttemptStatus::crashed);
   }
 
   TEST_CASE("an evaluation that cannot be attempted stops the campaign with its error") {
@@ -221,7 +221,7 @@ TEST_SUITE("campaign") {
     auto attempts = h.store->attempts();
     REQUIRE(attempts.size() == 6);
     for (const auto& a : attempts) {
-      CHECK(a.status == "correct");
+      CHECK(a.status == agent::AttemptStatus::correct);
       CHECK_FALSE(a.speedup.has_value());
     }
     CHECK(correct == 6);
@@ -233,7 +233,7 @@ TEST_SUITE("campaign") {
     h.config.strategies[0].samples = 1;
     agent::Attempt untimed;
     untimed.key = {"slow", "refine", "level1/19", 0, 1};
-    untimed.status = "correct";
+    untimed.status = agent::AttemptStatus::correct;
     REQUIRE(h.store->record_attempt(untimed).ok());
     untimed.key.turn = 2;
     untimed.evaluated = true;  // written with "speedup": null
@@ -270,7 +270,7 @@ TEST_SUITE("campaign") {
     // Per sample: t1 no_code (no improvement: stop after one such turn).
     REQUIRE(attempts.size() == 2);
     for (const auto& a : attempts) {
-      CHECK(a.status == "no_code");
+      CHECK(a.status == agent::AttemptStatus::no_code);
       CHECK(a.key.turn == 1);
     }
   }
@@ -302,11 +302,11 @@ TEST_SUITE("campaign") {
       return *r;
     };
     const auto cut = whole(1), after = whole(2);
-    CHECK(cut.status == "truncated");
+    CHECK(cut.status == agent::AttemptStatus::truncated);
     CHECK(cut.truncated);
     CHECK(cut.message == "the response was cut at the output token limit inside its code block");
     CHECK(cut.feedback.find("cut off at the output token limit inside its code block") != std::string::npos);
-    CHECK(after.status == "correct");
+    CHECK(after.status == agent::AttemptStatus::correct);
     CHECK(after.truncated);
     CHECK(after.feedback.rfind("(Your answer was cut off at the output token limit after", 0) == 0);
     CHECK(evaluated == 1);  // the cut block was never compiled

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "agent/config.h"
-#include "agent/report/run_report.h"
+#include "agent/report/report_printers.h"
 #include "eval/quarantine.h"
 
 using eval::KernelEvidence;
@@ -50,7 +50,7 @@ agent::Attempt attempt(const std::string& problem, double speedup, const std::st
                        bool library_only = false) {
   agent::Attempt a;
   a.key = {"m", "s", problem, 0, 1};
-  a.status = "correct";
+  a.status = agent::AttemptStatus::correct;
   a.evaluated = true;
   a.backend = "cuda";
   a.speedup = speedup;
@@ -195,7 +195,8 @@ TEST_SUITE("agent::report quarantine") {
     const std::string why = "speedup 40.0x is above eval.quarantine_speedup (20.0x)";
     std::vector<agent::Attempt> attempts = {attempt("level1/19", 40, why), attempt("level1/20", 1.5)};
     const std::vector<std::string> problems = {"level1/19", "level1/20"};
-    auto r = agent::campaign_report(config, problems, attempts);
+    const auto r_report = agent::campaign_report(config, problems, attempts);
+    auto r = agent::to_json(r_report);
     const auto& turn = r["arms"][0]["turns"][0];
     CHECK(turn["correct_rate"].get<double>() == 1.0);
     CHECK(turn["fast_p"]["0"].get<double>() == 1.0);
@@ -203,21 +204,23 @@ TEST_SUITE("agent::report quarantine") {
     CHECK(turn["geomean_speedup"].get<double>() == doctest::Approx(1.5));
     REQUIRE(r["arms"][0]["quarantined"].size() == 1);
     CHECK(r["arms"][0]["quarantined"][0]["key"] == "m/s/level1/19/s0/t1");
-    const std::string text = agent::format_report(r);
+    const std::string text = agent::format_report(r_report);
     CHECK(text.find("  quarantined: 1 correct attempt whose speedup waits for `refinery accept RUN KEY`") !=
           std::string::npos);
     CHECK(text.find("    m/s/level1/19/s0/t1  40.00x: " + why + "\n") != std::string::npos);
 
-    auto accepted = agent::campaign_report(config, problems, attempts, {}, {}, {"m/s/level1/19/s0/t1"});
+    const auto accepted_report = agent::campaign_report(config, problems, attempts, {}, {}, {"m/s/level1/19/s0/t1"});
+    auto accepted = agent::to_json(accepted_report);
     CHECK(accepted["arms"][0]["turns"][0]["fast_p"]["1"].get<double>() == 1.0);
     CHECK_FALSE(accepted["arms"][0].contains("quarantined"));
     CHECK(accepted["arms"][0]["quarantine_accepted"] == 1);
-    CHECK(agent::format_report(accepted).find("  quarantine: 1 speedup accepted by a person (accepted.jsonl)\n") !=
+    CHECK(agent::format_report(accepted_report).find("  quarantine: 1 speedup accepted by a person (accepted.jsonl)\n") !=
           std::string::npos);
   }
 
   TEST_CASE("a campaign with nothing quarantined reports as before") {
-    auto r = agent::campaign_report(one_arm(), {"level1/19"}, {attempt("level1/19", 2)});
+    const auto r_report = agent::campaign_report(one_arm(), {"level1/19"}, {attempt("level1/19", 2)});
+    auto r = agent::to_json(r_report);
     CHECK_FALSE(r["arms"][0].contains("quarantined"));
     CHECK_FALSE(r["arms"][0].contains("quarantine_accepted"));
   }
@@ -227,16 +230,18 @@ TEST_SUITE("agent::report library only") {
   TEST_CASE("a library-only attempt is correct but counts for nothing in fast_p for p > 0, and the report says how many") {
     auto config = one_arm();
     const std::vector<std::string> problems = {"level1/88", "level1/19"};
-    auto r = agent::campaign_report(config, problems, {attempt("level1/88", 7.9, "", true), attempt("level1/19", 1.5)});
+    const auto r_report = agent::campaign_report(config, problems, {attempt("level1/88", 7.9, "", true), attempt("level1/19", 1.5)});
+    auto r = agent::to_json(r_report);
     const auto& turn = r["arms"][0]["turns"][0];
     CHECK(turn["correct_rate"].get<double>() == 1.0);
     CHECK(turn["fast_p"]["0"].get<double>() == 1.0);
     CHECK(turn["fast_p"]["1"].get<double>() == 0.5);
     CHECK(turn["geomean_speedup"].get<double>() == doctest::Approx(1.5));
     CHECK(r["arms"][0]["library_only"] == 1);
-    CHECK(agent::format_report(r).find("  library only: 1 correct attempt that ran no kernel of its own, left out of "
+    CHECK(agent::format_report(r_report).find("  library only: 1 correct attempt that ran no kernel of its own, left out of "
                                        "fast_p for p > 0 and of the geomean (eval.library_only)\n") != std::string::npos);
-    auto none = agent::campaign_report(config, problems, {attempt("level1/19", 1.5)});
+    const auto none_report = agent::campaign_report(config, problems, {attempt("level1/19", 1.5)});
+    auto none = agent::to_json(none_report);
     CHECK_FALSE(none["arms"][0].contains("library_only"));
   }
 }

@@ -20,7 +20,7 @@ using test_support::TempDir;
 const AttemptKey kFirst{"gpt", "refine", "level1/19", 0, 1};
 const AttemptKey kSecond{"gpt", "refine", "level1/19", 0, 2};
 
-Attempt record(const AttemptKey& key, const std::string& status, std::optional<double> speedup = std::nullopt,
+Attempt record(const AttemptKey& key, agent::AttemptStatus status, std::optional<double> speedup = std::nullopt,
                const std::string& response = "", const std::string& feedback = "") {
   Attempt a;
   a.key = key;
@@ -58,15 +58,15 @@ TEST_SUITE("agent::RunStore") {
     {
       auto store = RunStore::open(dir.path, "name: a\n", false);
       REQUIRE(store.ok());
-      CHECK(store->record_response(kFirst, {{"text", "```cpp\n...```"}}).ok());
-      CHECK(store->record_attempt(record(kSecond, "mismatch")).ok());
-      CHECK(store->record_attempt(record(kFirst, "correct", 1.5)).ok());
+      CHECK(store->record_response(kFirst, {.text = "```cpp\n...```"}).ok());
+      CHECK(store->record_attempt(record(kSecond, agent::AttemptStatus::mismatch)).ok());
+      CHECK(store->record_attempt(record(kFirst, agent::AttemptStatus::correct, 1.5)).ok());
     }
     auto store = RunStore::open(dir.path, "name: a\n", false);
     REQUIRE(store.ok());
     CHECK(store->warnings().empty());
     REQUIRE(store->response(kFirst).has_value());
-    CHECK((*store->response(kFirst))["text"] == "```cpp\n...```");
+    CHECK(store->response(kFirst)->text == "```cpp\n...```");
     CHECK_FALSE(store->response(kSecond).has_value());
     auto all = store->attempts();
     REQUIRE(all.size() == 2);
@@ -80,8 +80,8 @@ TEST_SUITE("agent::RunStore") {
     TempDir dir;
     auto store = RunStore::open(dir.path, "x", false);
     REQUIRE(store.ok());
-    REQUIRE(store->record_attempt(record(kFirst, "correct")).ok());
-    auto again = store->record_attempt(record(kFirst, "correct"));
+    REQUIRE(store->record_attempt(record(kFirst, agent::AttemptStatus::correct)).ok());
+    auto again = store->record_attempt(record(kFirst, agent::AttemptStatus::correct));
     REQUIRE_FALSE(again.ok());
     CHECK(again.error().message == "attempt gpt/refine/level1/19/s0/t1 is already recorded");
   }
@@ -103,7 +103,7 @@ TEST_SUITE("agent::RunStore") {
     {
       auto store = RunStore::open(dir.path, "x", false);
       REQUIRE(store.ok());
-      REQUIRE(store->record_attempt(record(kFirst, "correct")).ok());
+      REQUIRE(store->record_attempt(record(kFirst, agent::AttemptStatus::correct)).ok());
     }
     std::ofstream(dir.path + "/attempts.jsonl", std::ios::app)
         << "{\"key\":\"gpt/refine/level1/19/s0/t1\",\"status\":\"mismatch\"}\n{\"key\":\"gpt/ref";
@@ -113,14 +113,14 @@ TEST_SUITE("agent::RunStore") {
     CHECK(store->warnings()[0] == "attempts.jsonl:2: duplicate of gpt/refine/level1/19/s0/t1 ignored");
     CHECK(store->warnings()[1] == "attempts.jsonl:3: unreadable line skipped (torn by an interrupted write)");
     REQUIRE(store->attempts().size() == 1);
-    CHECK(store->attempts()[0].status == "correct");
+    CHECK(store->attempts()[0].status == agent::AttemptStatus::correct);
     // The next record starts a line of its own, and both survive another reopening.
-    REQUIRE(store->record_attempt(record(kSecond, "timeout")).ok());
+    REQUIRE(store->record_attempt(record(kSecond, agent::AttemptStatus::timeout)).ok());
     auto reopened = RunStore::open(dir.path, "x", false, /*exclusive=*/false);  // a reader beside the writer
     REQUIRE(reopened.ok());
     REQUIRE(reopened->attempts().size() == 2);
-    CHECK(reopened->attempts()[1].status == "timeout");
-    CHECK(reopened->attempt(kSecond)->status == "timeout");
+    CHECK(reopened->attempts()[1].status == agent::AttemptStatus::timeout);
+    CHECK(reopened->attempt(kSecond)->status == agent::AttemptStatus::timeout);
   }
 
   TEST_CASE("a line whose fields have the wrong types is skipped with a warning naming the field") {
@@ -128,7 +128,7 @@ TEST_SUITE("agent::RunStore") {
     {
       auto store = RunStore::open(dir.path, "x", false);
       REQUIRE(store.ok());
-      REQUIRE(store->record_attempt(record(kFirst, "correct", 2.0)).ok());
+      REQUIRE(store->record_attempt(record(kFirst, agent::AttemptStatus::correct, 2.0)).ok());
     }
     std::ofstream(dir.path + "/attempts.jsonl", std::ios::app)
         << "{\"key\":\"gpt/refine/level1/19/s0/t2\",\"model\":\"gpt\",\"strategy\":\"refine\","
@@ -145,8 +145,8 @@ TEST_SUITE("agent::RunStore") {
     TempDir dir;
     auto store = RunStore::open(dir.path, "x", false);
     REQUIRE(store.ok());
-    REQUIRE(store->record_attempt(record(kFirst, "correct", 1.2, "```cpp\nk\n```", "Correct, 1.2x.")).ok());
-    REQUIRE(store->record_attempt(record(kSecond, "mismatch", std::nullopt, "", "Wrong.")).ok());
+    REQUIRE(store->record_attempt(record(kFirst, agent::AttemptStatus::correct, 1.2, "```cpp\nk\n```", "Correct, 1.2x.")).ok());
+    REQUIRE(store->record_attempt(record(kSecond, agent::AttemptStatus::mismatch, std::nullopt, "", "Wrong.")).ok());
     auto summary = store->attempts()[0];
     CHECK(summary.response_text.empty());
     CHECK(summary.feedback.empty());

@@ -22,7 +22,7 @@ void write_shard(const std::string& dir, int index, int count, const std::string
   for (const auto& k : keys) {
     agent::Attempt a;
     a.key = k;
-    a.status = "correct";
+    a.status = agent::AttemptStatus::correct;
     a.evaluated = true;
     a.backend = "cpu";
     a.speedup = 1.5;
@@ -97,7 +97,7 @@ TEST_SUITE("agent::shard") {
       REQUIRE(store.ok());
       agent::Attempt a;
       a.key = stray[0];
-      a.status = "correct";
+      a.status = agent::AttemptStatus::correct;
       REQUIRE(store->record_attempt(a).ok());
     }
     auto damaged = agent::read_shards(dir.path);

@@ -19,7 +19,7 @@ agent::StrategyConfig config(const std::string& kind, int turns, const std::stri
 Attempt turn(int n, bool correct, double speedup = 0) {
   Attempt a;
   a.key = {"model", "strategy", "level1/1", 0, n};
-  a.status = correct ? "correct" : "mismatch";
+  a.status = correct ? agent::AttemptStatus::correct : agent::AttemptStatus::mismatch;
   if (correct) a.speedup = speedup;
   a.response_text = "answer " + std::to_string(n);
   a.feedback = "feedback " + std::to_string(n);
