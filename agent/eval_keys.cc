@@ -167,10 +167,10 @@ const std::vector<EvalKey>& eval_keys() {
       {"trials", "trials", F::value, "correctness trials (default 5)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 1000), e.trials); }},
       {"atol", "atol", F::value,
-       "absolute tolerance over the problem's (default: the problem's, else its dtype's; README: tolerances)", "",
+       "absolute tolerance over the problem's (default: the problem's, else its dtype's; README, How a candidate is evaluated)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.number(0, 1000), e.atol); }},
       {"rtol", "rtol", F::value,
-       "relative tolerance over the problem's (default: the problem's, else its dtype's; README: tolerances)", "",
+       "relative tolerance over the problem's (default: the problem's, else its dtype's; README, How a candidate is evaluated)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.number(0, 1000), e.rtol); }},
       {"timing_trials", "timing-trials", F::value, "most timed trials of each side (default 100)", "",
        [](KeySource& s, EvalSettings& e) -> Status {
