@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "agent/eval_keys.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "base/yaml_decode.h"
@@ -217,84 +218,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (c.models.empty()) return doc.error_at(models, "'models' is empty");
   if (c.strategies.empty()) return doc.error_at(strategies, "'strategies' is empty");
 
-  if (root["eval"]) {
-    const YAML::Node& e = root["eval"];
-    TRY(yaml::expect_map(doc, e, "'eval'"));
-    TRY(yaml::check_keys(doc, e, {"backend", "trials", "atol", "rtol", "timeout", "timing_trials", "profiler", "metrics",
-                                     "allow_untrusted", "max_uncertainty", "remeasure", "lean_headers", "compat",
-                                     "static_checks", "quarantine_speedup", "library_only", "launch_watch", "devices", "runners",
-                                     "cache_max_size", "compile_memory_gib"},
-                         "eval"));
-    Reader er{doc, e};
-    TRY(er.choice("backend", c.eval.backend, {"auto", "cpu", "cuda"}));
-    TRY(er.integer("trials", c.eval.trials, 1, 1000));
-    TRY(er.number("atol", c.eval.atol, 0, 1000));
-    TRY(er.number("rtol", c.eval.rtol, 0, 1000));
-    TRY(er.number("timeout", c.eval.timeout, 1, 86400));
-    TRY(er.integer("timing_trials", c.eval.timing_trials, 1, 100000));
-    TRY(er.choice("profiler", c.eval.profiler, {"auto", "cupti", "ncu", "none"}));
-    std::string allow = "false";
-    TRY(er.choice("allow_untrusted", allow, {"true", "false"}));
-    c.eval.allow_untrusted = allow == "true";
-    std::string lean = "true";
-    TRY(er.choice("lean_headers", lean, {"true", "false"}));
-    c.eval.lean_headers = lean == "true";
-    TRY(er.choice("compat", c.eval.compat, {"refinery", "kernelbench"}));
-    TRY(er.number("max_uncertainty", c.eval.max_uncertainty, 0, 1000));
-    TRY(er.integer("remeasure", c.eval.remeasure, 0, 10));
-    TRY(er.number("quarantine_speedup", c.eval.quarantine_speedup, 0, 1e9));
-    std::string library_only = "correct";
-    TRY(er.choice("library_only", library_only, {"count", "correct", "reject"}));
-    c.eval.library_only = *eval::parse_library_only(library_only);
-    std::string watch = "true";
-    TRY(er.choice("launch_watch", watch, {"true", "false"}));
-    c.eval.launch_watch = watch == "true";
-    TRY(er.integer("runners", c.eval.runners, 1, 256));
-    if (const YAML::Node& size = e["cache_max_size"]) {
-      TRY_ASSIGN(std::string text, yaml::as_string(doc, size, "cache_max_size"));
-      auto bytes = base::parse_bytes(text);
-      if (!bytes) return doc.error_at(size, "'cache_max_size' is a size such as 5GiB or 500MB, or 0 for no limit");
-      c.eval.cache_max_bytes = *bytes;
-    }
-    TRY(er.number("compile_memory_gib", c.eval.compile_memory_gib, 1, 1024));
-    if (const YAML::Node& dv = e["devices"]) {
-      if (dv.IsScalar()) {
-        TRY_ASSIGN(std::string all, yaml::as_string(doc, dv, "devices"));
-        if (all != "all") return doc.error_at(dv, "'devices' is 'all' or a list of GPU numbers, such as [0, 1]");
-      } else {
-        TRY(yaml::expect_sequence(doc, dv, "'devices'"));
-        if (dv.size() == 0) return doc.error_at(dv, "'devices' is empty (leave it out, or say 'all', for every GPU)");
-        for (const auto& d : dv) {
-          TRY_ASSIGN(int64_t gpu, yaml::as_int_in(doc, d, "devices", 0, 4095));
-          if (std::find(c.eval.devices.begin(), c.eval.devices.end(), gpu) != c.eval.devices.end())
-            return doc.error_at(d, "GPU " + std::to_string(gpu) + " is listed twice in 'devices'");
-          c.eval.devices.push_back(static_cast<int>(gpu));
-        }
-      }
-    }
-    if (const YAML::Node& sc = e["static_checks"]) {
-      if (sc.IsScalar()) {
-        TRY_ASSIGN(std::string all, yaml::as_string(doc, sc, "static_checks"));
-        if (all != "off") return doc.error_at(sc, "'static_checks' is 'off' or a map of rule: off | warn | reject");
-        TRY(eval::apply_policy(c.eval.static_checks, "off"));
-      } else {
-        TRY(yaml::expect_map(doc, sc, "'static_checks'"));
-        for (auto it = sc.begin(); it != sc.end(); ++it) {
-          TRY_ASSIGN(std::string rule, yaml::as_string(doc, it->first, "static_checks"));
-          TRY_ASSIGN(std::string action, yaml::as_string(doc, it->second, "static_checks." + rule));
-          if (auto applied = eval::apply_policy(c.eval.static_checks, rule + "=" + action); !applied)
-            return doc.error_at(it->first, applied.error().message);
-        }
-      }
-    }
-    if (e["metrics"]) {
-      TRY(yaml::expect_sequence(doc, e["metrics"], "'metrics'"));
-      for (const auto& m : e["metrics"]) {
-        TRY_ASSIGN(std::string name, yaml::as_string(doc, m, "metrics"));
-        c.eval.metrics.push_back(name);
-      }
-    }
-  }
+  if (root["eval"]) TRY(decode_eval_section(doc, root["eval"], c.eval));
   if (root["report"]) {
     const YAML::Node& rep = root["report"];
     TRY(yaml::expect_map(doc, rep, "'report'"));

@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "eval/outcome.h"
-#include "eval/static_checks.h"
+#include "eval/settings.h"
 
 namespace agent {
 
@@ -56,47 +55,6 @@ struct ProblemSelection {
   std::string size = "full";      // full | small
 };
 
-struct EvalConfig {
-  std::string backend = "auto";   // auto | cpu | cuda
-  int trials = 5;
-  std::optional<double> atol, rtol;
-  double timeout = 300;           // seconds per evaluation
-  int timing_trials = 100;
-  // Profiles of correct candidates (cuda): auto = cupti when a strategy's
-  // feedback includes profile, else none.
-  std::string profiler = "auto";  // auto | cupti | ncu | none
-  std::vector<std::string> metrics;  // counters; empty = profiler::default_metrics()
-  // Go on where the platform refuses a layer of the runner's sandbox
-  // (results then say trusted: false); otherwise such an evaluation fails.
-  bool allow_untrusted = false;
-  bool lean_headers = true;  // nvcc: lean umbrella headers where safe (eval/lean_headers.h)
-  std::string compat = "refinery";  // refinery | kernelbench: whose draws, tolerance, TF32 and timing (eval::Mode)
-  // A correct timing whose uncertainty (the relative width of the speedup's
-  // 95% interval: both medians' added) is beyond this is measured again, up
-  // to `remeasure` more times; still beyond, the attempt is marked unstable
-  // (see Config::count_unstable).
-  double max_uncertainty = 0.1;
-  int remeasure = 1;
-  // What a candidate's source may do (eval/static_checks.h): `off`, or a map
-  // of rule: off | warn | reject over the defaults.
-  eval::StaticPolicy static_checks;
-  double quarantine_speedup = 20;  // correct speedups above this wait for `refinery accept`; 0: no factor
-  // cuda: a correct candidate that ran no kernel of its own (only PyTorch's,
-  // cuBLAS's, ...): count, correct (left out of fast_p for p > 0) or reject.
-  eval::LibraryOnly library_only = eval::LibraryOnly::correct;
-  // cuda: the runner's launch watch, the evidence behind library_only; false
-  // gives verdicts without `kernels` (README, Checks against cheating).
-  bool launch_watch = true;
-  // cuda: the GPUs evaluations run on, one worker at a time on each; empty
-  // (`all`): every GPU the worker sees. cpu: `runners` evaluations at once.
-  std::vector<int> devices;
-  int runners = 1;
-  // The compile cache's size: least recently used compiles go beyond it
-  // (eval/compile_cache.h); 0: no limit. Written as a size: 5GiB, 500MB.
-  uint64_t cache_max_bytes = 5ull << 30;
-  double compile_memory_gib = 6;  // each compiler process's address space (eval/compiler.h, CompileSandbox)
-};
-
 struct Config {
   std::string path;
   std::string name;               // default: the file's stem; names the run folder
@@ -104,7 +62,9 @@ struct Config {
   ProblemSelection problems;
   std::vector<ModelConfig> models;
   std::vector<StrategyConfig> strategies;
-  EvalConfig eval;
+  // The eval: section (agent/eval_keys.h); problems.size and seed are given
+  // to it where the campaign starts (cmd_run.cc).
+  eval::EvalSettings eval;
   std::vector<double> thresholds = {0, 0.5, 0.8, 1, 1.5, 2};
   // Whether unstable attempts count toward fast_p for p > 0 and the geometric
   // mean (they always count as correct).

@@ -27,14 +27,6 @@ std::vector<uint64_t> derive_seeds(uint64_t master, int count) {
   return out;
 }
 
-std::string to_string(Mode mode) { return mode == Mode::kernelbench ? "kernelbench" : "refinery"; }
-
-Result<Mode> parse_mode(const std::string& name) {
-  if (name == "refinery") return Mode::refinery;
-  if (name == "kernelbench") return Mode::kernelbench;
-  return Error{"unknown mode '" + name + "' (expected refinery or kernelbench)"};
-}
-
 void kernelbench_draws(std::vector<ResolvedInput>& inputs) {
   using K = DrawSpec::Kind;
   for (auto& in : inputs) {
@@ -47,13 +39,56 @@ void kernelbench_draws(std::vector<ResolvedInput>& inputs) {
   }
 }
 
-Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings) {
-  if (settings.tolerance) return *settings.tolerance;
-  if (settings.mode == Mode::kernelbench) return {1e-2, 1e-2};
+namespace {
+
+Tolerance tolerance_without_settings(const Problem& problem, Mode mode) {
+  if (mode == Mode::kernelbench) return {1e-2, 1e-2};
   if (problem.tolerance) return *problem.tolerance;
   for (const auto& in : problem.inputs)
     if (!in.is_scalar && is_floating(in.dtype)) return default_tolerance(in.dtype);
   return default_tolerance(DType::float32);
+}
+
+}  // namespace
+
+Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings) {
+  Tolerance t = tolerance_without_settings(problem, settings.mode);
+  if (settings.atol) t.atol = *settings.atol;
+  if (settings.rtol) t.rtol = *settings.rtol;
+  return t;
+}
+
+WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::vector<ResolvedInput> inputs,
+                   const CompiledLibrary& reference, const CompiledLibrary& candidate, uint64_t master_seed) {
+  WorkerJob job;
+  job.problem_id = problem.id;
+  job.backend = settings.backend;
+  job.device = settings.device;
+  job.threads = settings.threads;
+  job.reference_library = reference.library_path;
+  job.candidate_library = candidate.library_path;
+  job.reference_digest = reference.digest;
+  job.candidate_digest = candidate.digest;
+  job.allow_untrusted = settings.allow_untrusted;
+  job.launch_watch = settings.launch_watch;
+  job.timing = settings.timing;
+  job.inputs = std::move(inputs);
+  auto seeds = derive_seeds(master_seed, settings.trials + 1);
+  job.timing_seed = seeds.back();
+  seeds.pop_back();
+  job.correctness_seeds = seeds;
+  job.entropy = settings.entropy;
+  job.tolerance = effective_tolerance(problem, settings);
+  if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
+  // The compat mode last, over what the settings gave, so that no later
+  // assignment undoes it (a copy of the timing options made after it once
+  // had --compat kernelbench flush the L2 before every call).
+  if (settings.mode == Mode::kernelbench) {
+    kernelbench_draws(job.inputs);
+    job.tf32_cudnn = true;           // PyTorch's default, which KernelBench leaves alone
+    job.timing.flush_cache = false;  // KernelBench times back-to-back calls
+  }
+  return job;
 }
 
 Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& candidate_source,
@@ -125,36 +160,8 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
 Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibrary& reference,
                                       const CompiledLibrary& candidate, const EvalSettings& settings) {
   TRY_ASSIGN(std::vector<ResolvedInput> inputs, resolve_inputs(problem, settings.size));
-  WorkerJob job;
-  job.problem_id = problem.id;
-  job.backend = settings.backend;
-  job.device = settings.device;
-  job.threads = settings.threads;
-  job.reference_library = reference.library_path;
-  job.candidate_library = candidate.library_path;
-  job.reference_digest = reference.digest;
-  job.candidate_digest = candidate.digest;
-  job.allow_untrusted = settings.allow_untrusted;
-  job.launch_watch = settings.launch_watch;
-  // Before the compat mode's changes below: assigned after them (until
-  // 2026-12-06), it undid `flush_cache = false`, and --compat kernelbench
-  // flushed the L2 before every call as refinery's own mode does.
-  job.timing = settings.timing;
-  job.timing.trace = settings.timing_trace;
-  job.inputs = inputs;
-  if (settings.mode == Mode::kernelbench) {
-    kernelbench_draws(job.inputs);
-    job.tf32_cudnn = true;           // PyTorch's default, which KernelBench leaves alone
-    job.timing.flush_cache = false;  // KernelBench times back-to-back calls
-  }
   uint64_t master = settings.seed ? *settings.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  auto seeds = derive_seeds(master, settings.trials + 1);
-  job.timing_seed = seeds.back();
-  seeds.pop_back();
-  job.correctness_seeds = seeds;
-  job.entropy = settings.entropy;
-  job.tolerance = effective_tolerance(problem, settings);
-  if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
+  WorkerJob job = make_job(problem, settings, std::move(inputs), reference, candidate, master);
   // One worker at a time on each device where timings or a GPU are shared
   // (eval/device_pool.h); correctness-only checks on the cpu backend run side
   // by side, on no device of the pool.

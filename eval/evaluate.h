@@ -23,63 +23,11 @@
 #include "eval/job.h"
 #include "eval/outcome.h"
 #include "eval/problem.h"
+#include "eval/settings.h"
 #include "eval/static_checks.h"
 #include "eval/worker_launcher.h"
 
 namespace eval {
-
-// How an evaluation draws, compares and times. refinery's own mode, or
-// KernelBench v0.1's (README: KernelBench-compatible mode): U[0,1) activation
-// inputs, TF32 in cuDNN as PyTorch's defaults have it, atol = rtol = 1e-2, no
-// cache flush between timed calls.
-enum class Mode { refinery, kernelbench };
-std::string to_string(Mode mode);
-base::Result<Mode> parse_mode(const std::string& name);
-
-struct EvalSettings {
-  Backend backend = Backend::cpu;
-  Mode mode = Mode::refinery;
-  std::string size = "small";
-  int trials = 5;                       // correctness trials
-  TimingOptions timing;
-  std::optional<Tolerance> tolerance;   // overrides the problem's and the dtype default
-  std::optional<uint64_t> seed;         // master seed for the hidden input seeds; unset = random per evaluation
-  // The judge's secret (WorkerJob::entropy): empty, the judge draws its own
-  // for every evaluation; set only to repeat a recorded one's inputs.
-  std::string entropy;
-  int device = 0;
-  int threads = 0;
-  // Profiling of a correct candidate on cuda: tool "cupti" (inside the worker)
-  // or "ncu" (a second, profile-only run under Nsight Compute at ncu_path).
-  ProfileOptions profile;
-  std::string ncu_path = "ncu";
-  // Run even where the platform refuses a layer of the runner's sandbox; the
-  // outcome then says trusted: false. Off, such an evaluation is an Error.
-  bool allow_untrusted = false;
-  // A correct candidate whose timing uncertainty (Timing::uncertainty: the
-  // relative widths of both medians' 95% intervals, added) is beyond
-  // max_uncertainty is measured again, by a new worker, up to `remeasure`
-  // more times; the surest measurement is kept, and if it is still beyond,
-  // the timing says unstable (README: unstable timings). A measurement that
-  // is not correct replaces the verdict.
-  double max_uncertainty = 0.1;
-  int remeasure = 1;
-  // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
-  // candidate, or the compiler quoting it, may print what it found.
-  std::vector<std::string> secrets;
-  // What the candidate's source may do (eval/static_checks.h): checked
-  // before it is compiled; a rejecting finding is the verdict.
-  StaticPolicy static_checks;
-  // A correct speedup above this (0: no factor), or below the device's
-  // physics floor, is quarantined (eval/quarantine.h).
-  double quarantine_speedup = 20;
-  // A correct cuda candidate that ran no kernel of its own (Outcome::kernels).
-  LibraryOnly library_only = LibraryOnly::correct;
-  // cuda: the runner's launch watch (Outcome::kernels); off only to measure what it costs.
-  bool launch_watch = true;
-  // Every timed window in the result (Timing::trace), for auditing the judge's bound.
-  bool timing_trace = false;
-};
 
 // KernelBench v0.1's draws, in place: torch.rand (U[0,1)) for every floating
 // activation input drawn uniform or normal (weights keep PyTorch's init,
@@ -127,9 +75,16 @@ class Evaluator {
   DevicePool pool_;  // a device is leased while a worker runs, but for correctness-only runs on the cpu backend
 };
 
-// The tolerance in force: settings, else KernelBench's 1e-2 in its mode, else
-// the problem's, else the default of the first floating input's dtype (fp32
-// when there is none).
+// The tolerance in force: KernelBench's 1e-2 in its mode, else the problem's,
+// else the default of the first floating input's dtype (fp32 when there is
+// none); then settings.atol and settings.rtol, each over its own half.
 Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings);
+
+// The worker job of one evaluation, built from the settings here and nowhere
+// else: the compat mode's changes (draws, TF32, no cache flush, tolerance)
+// are applied last, over what the settings gave. `master_seed` gives the
+// correctness and timing seeds.
+WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::vector<ResolvedInput> inputs,
+                   const CompiledLibrary& reference, const CompiledLibrary& candidate, uint64_t master_seed);
 
 }  // namespace eval

@@ -34,6 +34,7 @@ struct TimingOptions {
   // reference (bench/batch_size.sh); 0: sized from the reference's warm-up.
   int batch_calls = 0;
   bool trace = false;  // the result's timing.trace: every window as the judge saw it
+  bool operator==(const TimingOptions&) const = default;
 };
 
 // The profiling phase (cuda only, after timing, for a correct candidate):
@@ -42,6 +43,7 @@ struct TimingOptions {
 struct ProfileOptions {
   std::string tool;
   std::vector<std::string> metrics;
+  bool operator==(const ProfileOptions&) const = default;
 };
 
 struct WorkerJob {

@@ -24,20 +24,19 @@ int cmd_doctor(const std::vector<std::string>& argv) {
                  args.error().message.c_str(), flags_help(eval_flags()).c_str());
     return 2;
   }
-  auto options = eval_options_from_args(*args);
-  if (!options) {
-    std::fprintf(stderr, "refinery doctor: %s\n", options.error().message.c_str());
-    return base::exit_code(options.error());
+  auto settings = eval_settings_from_args(*args);
+  if (!settings) {
+    std::fprintf(stderr, "refinery doctor: %s\n", settings.error().message.c_str());
+    return base::exit_code(settings.error());
   }
-  if (!options->size) options->size = "small";
-  options->allow_untrusted = true;  // to see what is missing rather than stop at it
-  auto ctx_or = make_context(*options);
+  if (!settings->asked.size) settings->asked.size = "small";
+  settings->allow_untrusted = true;  // to see what is missing rather than stop at it
+  auto ctx_or = make_context(*settings);
   if (!ctx_or) {
     std::fprintf(stderr, "refinery doctor: %s\n", ctx_or.error().message.c_str());
     return base::exit_code(ctx_or.error());
   }
   Context& ctx = **ctx_or;
-  ctx.settings.allow_untrusted = true;  // to see what is missing rather than stop at it
   ctx.settings.trials = 1;
   ctx.settings.timing.enabled = false;
   auto problem = ctx.problems->find("level1/19");

@@ -34,11 +34,11 @@ int cmd_eval(const std::vector<std::string>& argv) {
   };
   auto source = base::read_file(args->get("candidate"));
   if (!source) return fail(source.error());
-  auto options = eval_options_from_args(*args);
-  if (!options) return fail(options.error());
-  auto problem = problem_index(options->problems_dir).find(args->get("problem"));
+  auto settings = eval_settings_from_args(*args);
+  if (!settings) return fail(settings.error());
+  auto problem = problem_index(settings->problems_dir).find(args->get("problem"));
   if (!problem) return fail(problem.error());
-  auto ctx = make_context(*options);
+  auto ctx = make_context(*settings);
   if (!ctx) return fail(ctx.error());
   if (!problem->size((*ctx)->settings.size))
     return fail(base::Error{"problem " + problem->id + " has no size '" + (*ctx)->settings.size + "'"});

@@ -82,13 +82,13 @@ int show(const Args& args) {
 }
 
 int check(const Args& args) {
-  auto options = eval_options_from_args(args);
-  if (!options) {
-    std::fprintf(stderr, "refinery problems check: %s\n", options.error().message.c_str());
-    return base::exit_code(options.error());
+  auto settings = eval_settings_from_args(args);
+  if (!settings) {
+    std::fprintf(stderr, "refinery problems check: %s\n", settings.error().message.c_str());
+    return base::exit_code(settings.error());
   }
-  options->remeasure = 0;  // a reference against itself: its timing is shown, not judged
-  auto ctx_or = make_context(*options);
+  settings->remeasure = 0;  // a reference against itself: its timing is shown, not judged
+  auto ctx_or = make_context(*settings);
   if (!ctx_or) {
     std::fprintf(stderr, "refinery problems check: %s\n", ctx_or.error().message.c_str());
     return base::exit_code(ctx_or.error());

@@ -215,40 +215,24 @@ int cmd_run(const std::vector<std::string>& argv) {
       return fail(left.error().wrap(config_path + ": report"));
   }
 
-  // The evaluation context, from the config's eval section and the two folder flags.
-  const EvalConfig& e = config->eval;
-  EvalOptions options;
-  if (e.backend != "auto") options.backend = e.backend == "cuda" ? eval::Backend::cuda : eval::Backend::cpu;
-  options.size = config->problems.size;
-  options.trials = e.trials;
-  options.timing_trials = e.timing_trials;
-  options.timeout = e.timeout;
-  options.seed = config->seed;
-  options.cache_dir = args->get("cache-dir");
-  options.cache_max_bytes = e.cache_max_bytes;
-  options.problems_dir = args->get("problems");
-  bool profile_feedback = false;
-  for (const auto& s : config->strategies)
-    for (const auto& k : s.feedback) profile_feedback = profile_feedback || k == "profile";
-  options.profiler = e.profiler == "auto" ? (profile_feedback ? "cupti" : "") : e.profiler == "none" ? "" : e.profiler;
-  options.metrics = e.metrics;
-  options.allow_untrusted = e.allow_untrusted;
-  options.lean_headers = e.lean_headers;
-  options.mode = e.compat == "kernelbench" ? eval::Mode::kernelbench : eval::Mode::refinery;
-  options.max_uncertainty = e.max_uncertainty;
-  options.remeasure = e.remeasure;
-  options.static_checks = e.static_checks;
-  options.quarantine_speedup = e.quarantine_speedup;
-  options.library_only = e.library_only;
-  options.launch_watch = e.launch_watch;
-  options.devices = e.devices;
-  options.runners = e.runners;
-  options.compile_memory_gib = e.compile_memory_gib;
-  if (e.atol || e.rtol) options.tolerance = eval::Tolerance{e.atol.value_or(1e-4), e.rtol.value_or(1e-4)};
+  // The evaluation context, from the config's eval section, its problems.size
+  // and seed, and the two folder flags.
+  eval::EvalSettings asked = config->eval;
+  asked.asked.size = config->problems.size;
+  asked.seed = config->seed;
+  asked.compile.cache_dir = args->get("cache-dir");
+  asked.problems_dir = args->get("problems");
+  if (asked.asked.profiler == eval::Profiler::automatic) {
+    bool profile_feedback = false;
+    for (const auto& s : config->strategies)
+      for (const auto& k : s.feedback) profile_feedback = profile_feedback || k == "profile";
+    asked.asked.profiler = profile_feedback ? eval::Profiler::cupti : eval::Profiler::none;
+  }
   // Every model's key is a secret, whatever its variable is called.
+  std::vector<std::string> secret_names;
   for (const auto& m : config->models)
-    if (!m.api_key_env.empty()) options.secret_names.push_back(m.api_key_env);
-  auto ctx = make_context(options);
+    if (!m.api_key_env.empty()) secret_names.push_back(m.api_key_env);
+  auto ctx = make_context(asked, secret_names);
   if (!ctx) return fail(ctx.error().wrap(config_path));
   eval::EvalSettings settings = (*ctx)->settings;
 

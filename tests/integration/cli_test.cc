@@ -82,7 +82,7 @@ TEST_SUITE("refinery command line") {
     auto backend = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"),
                              "--backend", "tpu"});
     CHECK(backend.exit_code == 2);
-    CHECK(backend.err.find("unknown backend 'tpu' (expected cpu or cuda)") != std::string::npos);
+    CHECK(backend.err.find("--backend must be auto, cpu or cuda, not 'tpu'") != std::string::npos);
     auto command = refinery({"evl"});
     CHECK(command.exit_code == 2);
     CHECK(command.err.find("unknown command 'evl' (did you mean 'eval'?)") != std::string::npos);

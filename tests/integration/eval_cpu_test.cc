@@ -62,7 +62,7 @@ TEST_SUITE("eval end to end, cpu backend") {
     auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
     REQUIRE(problem.ok());
     eval::EvalSettings traced = cpu().settings;
-    traced.timing_trace = true;
+    traced.timing.trace = true;
     auto o = cpu().evaluator->evaluate(*problem, fixture("relu_correct.cpp"), traced);
     REQUIRE(o.ok());
     REQUIRE_MESSAGE(o->status == Status::correct, o->message);

@@ -143,19 +143,19 @@ TEST_SUITE("agent::flags_help") {
   }
 }
 
-TEST_SUITE("agent::eval_options_from_args") {
+TEST_SUITE("agent::eval_settings_from_args") {
   TEST_CASE("--cache-max-size takes a size, and 5 GiB is the default") {
     auto parse = [](const Strings& argv) {
       auto args = agent::parse_args(argv, agent::eval_flags());
       REQUIRE(args.ok());
-      return agent::eval_options_from_args(*args);
+      return agent::eval_settings_from_args(*args);
     };
     auto fallback = parse({});
     REQUIRE(fallback.ok());
-    CHECK(fallback->cache_max_bytes == uint64_t{5} << 30);
+    CHECK(fallback->compile.cache_max_bytes == uint64_t{5} << 30);
     auto set = parse({"--cache-max-size", "500MiB"});
     REQUIRE(set.ok());
-    CHECK(set->cache_max_bytes == uint64_t{500} << 20);
+    CHECK(set->compile.cache_max_bytes == uint64_t{500} << 20);
     auto bad = parse({"--cache-max-size", "lots"});
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().message == "--cache-max-size must be a size such as 5GiB or 500MB, or 0 for no limit, not 'lots'");

@@ -73,17 +73,17 @@ TEST_SUITE("agent::Config") {
     CHECK(c->strategies[0].samples == 1);
     CHECK(c->strategies[0].feedback == std::vector<std::string>{"compile", "correctness"});
     CHECK(c->strategies[0].history == "last");
-    CHECK(c->eval.backend == "cpu");
+    CHECK(c->eval.asked.backend == eval::Backend::cpu);
     CHECK(*c->eval.atol == 0.001);
     CHECK_FALSE(c->eval.rtol.has_value());
-    CHECK(c->eval.timeout == 300);
-    CHECK(c->eval.profiler == "auto");
-    CHECK(c->eval.metrics.empty());
-    CHECK(c->eval.lean_headers);
+    CHECK(c->eval.launch.timeout == 300);
+    CHECK(c->eval.asked.profiler == eval::Profiler::automatic);
+    CHECK(c->eval.asked.metrics.empty());
+    CHECK(c->eval.compile.lean_headers);
     CHECK(c->thresholds == std::vector<double>{1, 2});
     auto full = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  lean_headers: false\n"), "exp.yaml");
     REQUIRE(full.ok());
-    CHECK_FALSE(full->eval.lean_headers);
+    CHECK_FALSE(full->eval.compile.lean_headers);
     CHECK(c->leave_out.empty());
     auto left = agent::parse_config(with(kConfig, "  thresholds: [1, 2]\n", "  thresholds: [1, 2]\n  leave_out: [set:degenerate, level1/1-3]\n"),
                                     "exp.yaml");
@@ -96,8 +96,8 @@ TEST_SUITE("agent::Config") {
                                       "  atol: 0.001\n  profiler: ncu\n  metrics: [dram__bytes.sum.per_second]\n"),
                                  "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
-    CHECK(c->eval.profiler == "ncu");
-    CHECK(c->eval.metrics == std::vector<std::string>{"dram__bytes.sum.per_second"});
+    CHECK(c->eval.asked.profiler == eval::Profiler::ncu);
+    CHECK(c->eval.asked.metrics == std::vector<std::string>{"dram__bytes.sum.per_second"});
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  profiler: nsys\n")) ==
           "exp.yaml:29:13: invalid value 'nsys' for 'profiler' (expected one of: auto, cupti, ncu, none)\n"
           "      profiler: nsys\n"
@@ -108,12 +108,12 @@ TEST_SUITE("agent::Config") {
     auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [0, 2]\n  runners: 4\n"),
                                  "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
-    CHECK(c->eval.devices == std::vector<int>{0, 2});
-    CHECK(c->eval.runners == 4);
+    CHECK(c->eval.launch.devices == std::vector<int>{0, 2});
+    CHECK(c->eval.launch.runners == 4);
     auto all = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: all\n"), "exp.yaml");
     REQUIRE(all.ok());
-    CHECK(all->eval.devices.empty());
-    CHECK(all->eval.runners == 1);
+    CHECK(all->eval.launch.devices.empty());
+    CHECK(all->eval.launch.runners == 1);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [1, 1]\n"))
               .find("exp.yaml:29:16: GPU 1 is listed twice in 'devices'") == 0);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: some\n"))
@@ -127,15 +127,15 @@ TEST_SUITE("agent::Config") {
   TEST_CASE("the compile cache's size, written as a size") {
     auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 500MB\n"), "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
-    CHECK(c->eval.cache_max_bytes == 500000000u);
+    CHECK(c->eval.compile.cache_max_bytes == 500000000u);
     auto fallback = agent::parse_config(kConfig, "exp.yaml");
     REQUIRE(fallback.ok());
-    CHECK(fallback->eval.cache_max_bytes == uint64_t{5} << 30);
+    CHECK(fallback->eval.compile.cache_max_bytes == uint64_t{5} << 30);
     auto none = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 0\n"), "exp.yaml");
     REQUIRE(none.ok());
-    CHECK(none->eval.cache_max_bytes == 0u);
+    CHECK(none->eval.compile.cache_max_bytes == 0u);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 5 gallons\n")) ==
-          "exp.yaml:29:19: 'cache_max_size' is a size such as 5GiB or 500MB, or 0 for no limit\n"
+          "exp.yaml:29:19: 'cache_max_size' must be a size such as 5GiB or 500MB, or 0 for no limit, not '5 gallons'\n"
           "      cache_max_size: 5 gallons\n"
           "                      ^");
   }
@@ -144,10 +144,10 @@ TEST_SUITE("agent::Config") {
     auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  compile_memory_gib: 4.5\n"),
                                  "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
-    CHECK(c->eval.compile_memory_gib == 4.5);
+    CHECK(c->eval.compile.memory_gib == 4.5);
     auto plain = agent::parse_config(kConfig, "exp.yaml");
     REQUIRE(plain.ok());
-    CHECK(plain->eval.compile_memory_gib == 6);
+    CHECK(plain->eval.compile.memory_gib == 6);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  compile_memory_gib: 0.5\n"))
               .find("compile_memory_gib") != std::string::npos);
   }

@@ -229,10 +229,13 @@ TEST_SUITE("eval::tolerance") {
     eval::EvalSettings settings;
     CHECK(eval::effective_tolerance(*p, settings).atol == 1e-3);
     CHECK(eval::effective_tolerance(*p, settings).rtol == 1e-4);
-    settings.tolerance = eval::Tolerance{0.5, 0.25};
+    settings.atol = 0.5;
+    settings.rtol = 0.25;
     CHECK(eval::effective_tolerance(*p, settings).atol == 0.5);
+    CHECK(eval::effective_tolerance(*p, settings).rtol == 0.25);
     p->tolerance.reset();
-    settings.tolerance.reset();
+    settings.atol.reset();
+    settings.rtol.reset();
     p->inputs[0].dtype = eval::DType::float16;
     CHECK(eval::effective_tolerance(*p, settings).atol == 1e-2);
     fs::remove_all(dir);
@@ -448,6 +451,50 @@ TEST_SUITE("eval KernelBench-compatible mode") {
     fs::remove_all(dir);
   }
 
+  TEST_CASE("a half-given tolerance keeps the other half of what is in force without it") {
+    std::string dir = write_problem(std::string(kGood) + "tolerance: {atol: 0.001, rtol: 0.002}\n");
+    auto p = eval::load_problem(dir);
+    REQUIRE(p.ok());
+    eval::EvalSettings settings;
+    settings.atol = 0.5;
+    CHECK(eval::effective_tolerance(*p, settings).atol == 0.5);
+    CHECK(eval::effective_tolerance(*p, settings).rtol == 0.002);  // the problem's
+    p->tolerance.reset();
+    p->inputs[0].dtype = eval::DType::float16;
+    CHECK(eval::effective_tolerance(*p, settings).rtol == 1e-2);  // the dtype's
+    settings.atol.reset();
+    settings.rtol = 0.25;
+    settings.mode = eval::Mode::kernelbench;
+    CHECK(eval::effective_tolerance(*p, settings).atol == 1e-2);  // KernelBench's
+    CHECK(eval::effective_tolerance(*p, settings).rtol == 0.25);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("the worker job gets the compat mode's presets last, an explicit tolerance winning") {
+    std::string dir = write_problem(kGood);
+    auto p = eval::load_problem(dir);
+    REQUIRE(p.ok());
+    auto inputs = eval::resolve_inputs(*p, "small");
+    REQUIRE(inputs.ok());
+    eval::EvalSettings settings;
+    settings.timing.trace = true;
+    const eval::CompiledLibrary library;
+    const eval::WorkerJob ours = eval::make_job(*p, settings, *inputs, library, library, 7);
+    CHECK(ours.timing.flush_cache);
+    CHECK_FALSE(ours.tf32_cudnn);
+    settings.mode = eval::Mode::kernelbench;
+    settings.rtol = 0.25;
+    const eval::WorkerJob theirs = eval::make_job(*p, settings, *inputs, library, library, 7);
+    CHECK_FALSE(theirs.timing.flush_cache);
+    CHECK(theirs.tf32_cudnn);
+    CHECK(theirs.timing.trace);
+    CHECK(theirs.tolerance.atol == 1e-2);
+    CHECK(theirs.tolerance.rtol == 0.25);
+    CHECK(theirs.correctness_seeds == ours.correctness_seeds);
+    CHECK(theirs.inputs[0].draw.kind == eval::DrawSpec::Kind::uniform);
+    fs::remove_all(dir);
+  }
+
   TEST_CASE("KernelBench's tolerance is 1e-2 unless the settings give one") {
     std::string dir = write_problem(std::string(kGood) + "tolerance: {atol: 0.001}\n");
     auto p = eval::load_problem(dir);
@@ -456,7 +503,8 @@ TEST_SUITE("eval KernelBench-compatible mode") {
     settings.mode = eval::Mode::kernelbench;
     CHECK(eval::effective_tolerance(*p, settings).atol == 1e-2);
     CHECK(eval::effective_tolerance(*p, settings).rtol == 1e-2);
-    settings.tolerance = eval::Tolerance{0.5, 0.25};
+    settings.atol = 0.5;
+    settings.rtol = 0.25;
     CHECK(eval::effective_tolerance(*p, settings).atol == 0.5);
     CHECK(eval::to_string(eval::Mode::kernelbench) == "kernelbench");
     CHECK(eval::parse_mode("refinery").ok());
