@@ -117,7 +117,8 @@ class Evaluator {
 
  private:
   base::Result<Outcome> run_worker(const Problem& problem, const CompiledLibrary& reference,
-                                   const CompiledLibrary& candidate, const EvalSettings& settings);
+                                   const CompiledLibrary& candidate, LanguageId candidate_language,
+                                   const EvalSettings& settings);
   base::Result<Outcome> measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings);
   // The ncu adapter's run: the profile, or a note saying why there is none.
   profiler::Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);

@@ -166,7 +166,7 @@ class Runner {
                              "first_turn", first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
                                                              eval::effective_tolerance(*c.problem, d_.eval_settings),
                                                              reference)));
-    TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", d_.target.backend == "cuda" ? "CUDA C++" : "C++"}}));
+    TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));
     return {};
   }
 
@@ -285,7 +285,7 @@ class Runner {
       record.usage.invalid = u->value("invalid", "");
     }
     TRY(base::write_file(dir + "/response.md", response.value("text", "")));
-    Extraction e = extract_code(response.value("text", ""));
+    Extraction e = extract_code(response.value("text", ""), eval::language(d_.target.language));
     // Cut at the token limit: flagged on the attempt; with no complete block
     // there is nothing to compile, and the model is told why.
     const bool truncated = response.value("finish_reason", "") == "length";
@@ -300,7 +300,7 @@ class Runner {
       record.message = e.note;
       TRY_ASSIGN(record.feedback, d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
-      TRY(base::write_file(dir + (d_.target.backend == "cuda" ? "/candidate.cu" : "/candidate.cpp"), *e.code));
+      TRY(base::write_file(dir + "/" + eval::language(d_.target.language).candidate_file(), *e.code));
       TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code));
       // An evaluation the run's own interruption cut short (Ctrl-C, or Slurm
       // preempting the task: both signal the worker too) says nothing about
@@ -311,7 +311,7 @@ class Runner {
       TRY(base::write_file(dir + "/result.json", summary.dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       record.evaluated = true;
-      record.backend = d_.target.backend;
+      record.backend = eval::to_string(d_.target.backend);
       record.mode = outcome.mode;
       record.status = summary.value("status", "");
       record.message = summary.value("message", "");
