@@ -6,6 +6,7 @@
 
 #include "agent/eval_keys.h"
 #include "base/fs.h"
+#include "base/table.h"
 #include "base/text.h"
 #include "base/yaml_decode.h"
 
@@ -17,9 +18,15 @@ using base::Status;
 
 namespace {
 
-const std::vector<std::string> kProviders = {"openai", "openai-responses", "anthropic", "replay"};
-const std::vector<std::string> kKinds = {"single_shot", "refine", "best_of_k_refine"};
 const std::vector<std::string> kFeedback = {"compile", "correctness", "timing", "profile"};
+
+// A closed set's row, named at `node`: an unknown name is an error naming
+// the allowed ones (or the close one).
+template <class Row>
+Result<const Row*> as_row(const yaml::Document& doc, const YAML::Node& node, const char* key, std::span<const Row> rows) {
+  TRY_ASSIGN(std::string name, yaml::as_choice(doc, node, key, base::row_names(rows)));
+  return base::find_row(rows, name, key);
+}
 
 // Decoding helpers that read an optional key into a field of its type, range-checked.
 struct Reader {
@@ -85,25 +92,29 @@ Result<ModelConfig> decode_model(const yaml::Document& doc, const YAML::Node& no
   all.insert(all.end(), kHttpKeys.begin(), kHttpKeys.end());
   TRY(yaml::check_keys(doc, node, all, what));
   TRY_ASSIGN(YAML::Node provider, yaml::require(doc, node, "provider", what));
-  TRY_ASSIGN(m.provider, yaml::as_choice(doc, provider, "provider", kProviders));
+  TRY_ASSIGN(const ProviderRow* found, as_row(doc, provider, "provider", providers()));
+  const ProviderRow& row = *found;
+  const std::string provider_name = row.name;
+  m.provider = row.id;
   // A key that the provider would ignore is an error: a setting that silently
   // does nothing makes a wrong experiment that looks right.
   std::vector<std::string> applies = {"name", "provider"};
-  const auto& extra = m.provider == "replay" ? kReplayKeys : kHttpKeys;
+  const auto& extra = over_http(row.api) ? kHttpKeys : kReplayKeys;
   applies.insert(applies.end(), extra.begin(), extra.end());
-  if (m.provider == "openai" || m.provider == "openai-responses") applies.push_back("reasoning_effort");
-  if (m.provider == "anthropic") applies.push_back("thinking_budget");
+  if (*row.reasoning_key) applies.push_back(row.reasoning_key);
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = it->first.Scalar();
     if (std::find(applies.begin(), applies.end(), key) == applies.end())
-      return doc.error_at(it->first, "'" + key + "' does not apply to provider " + m.provider + " (" + what + ")");
+      return doc.error_at(it->first, "'" + key + "' does not apply to provider " + provider_name + " (" + what + ")");
   }
-  if (m.provider == "replay") {
-    TRY(r.required_text("replay_from", m.replay_from, what + " (provider replay)"));
-    TRY(r.text("model", m.model));
-  } else {
+  if (over_http(row.api)) {
     TRY(r.required_text("model", m.model, what));
-    m.api_key_env = m.provider == "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+    m.api_key_env = row.api_key_env;
+    // A provider without a public endpoint is a server of the config's choosing.
+    if (!*row.base_url) TRY(r.required_text("base_url", m.base_url, what + " (provider " + provider_name + ")"));
+  } else {
+    TRY(r.required_text("replay_from", m.replay_from, what + " (provider " + provider_name + ")"));
+    TRY(r.text("model", m.model));
   }
   TRY(r.text("base_url", m.base_url));
   TRY(r.text("api_key_env", m.api_key_env));
@@ -140,10 +151,11 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
                        {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement"},
                        what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
-  TRY_ASSIGN(s.kind, yaml::as_choice(doc, kind, "kind", kKinds));
+  TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
+  s.kind = kind_row->id;
   TRY(r.integer("samples", s.samples, 1, 1000));
   TRY(r.integer("turns", s.turns, 1, 100));
-  if (s.kind == "single_shot" && s.turns != 1)
+  if (s.kind == StrategyKind::single_shot && s.turns != 1)
     return doc.error_at(node["turns"], "a single_shot strategy has one turn; use refine for more");
   if (node["feedback"]) {
     TRY(yaml::expect_sequence(doc, node["feedback"], "'feedback'"));
@@ -153,7 +165,10 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
       s.feedback.push_back(kind_name);
     }
   }
-  TRY(r.choice("history", s.history, {"full", "last"}));
+  if (node["history"]) {
+    TRY_ASSIGN(const HistoryRow* history, as_row(doc, node["history"], "history", histories()));
+    s.history = history->id;
+  }
   TRY(r.integer("stop_after_no_improvement", s.stop_after_no_improvement, 0, 100));
   return s;
 }

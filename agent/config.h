@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/strategy_kind.h"
+#include "agent/model/provider_table.h"
 #include "base/result.h"
 #include "eval/settings.h"
 
@@ -23,10 +25,10 @@ struct Price {
 
 struct ModelConfig {
   std::string name;               // required: the arm's label
-  std::string provider;           // required: openai | openai-responses | anthropic | replay
+  Provider provider = Provider::replay;  // required: a row of provider_table.h
   std::string model;              // required except for replay: the API's model name
-  std::string base_url;           // default: the provider's public endpoint
-  std::string api_key_env;        // default: OPENAI_API_KEY / ANTHROPIC_API_KEY; none for replay
+  std::string base_url;           // default: the provider's public endpoint; required for openai_compatible
+  std::string api_key_env;        // default: the provider row's (OPENAI_API_KEY, ANTHROPIC_API_KEY, none)
   std::optional<double> temperature;
   std::optional<double> top_p;
   int max_output_tokens = 16384;
@@ -41,11 +43,11 @@ struct ModelConfig {
 
 struct StrategyConfig {
   std::string name;               // required: the arm's label
-  std::string kind;               // required: single_shot | refine | best_of_k_refine
+  StrategyKind kind = StrategyKind::single_shot;  // required: a row of strategy_kind.h
   int samples = 1;                // independent chains per problem (K)
   int turns = 1;                  // turns per chain (T); 1 for single_shot
   std::vector<std::string> feedback = {"compile", "correctness", "timing"};  // also: profile
-  std::string history = "full";   // full | last: what earlier turns the prompt carries
+  History history = History::full;  // what earlier turns the prompt carries (refine)
   int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
 };
 

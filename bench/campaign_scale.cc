@@ -192,7 +192,7 @@ int run(int argc, char** argv) {
         return fake_outcome(source);
       },
       settings, *templates,
-      agent::Target{"cuda", "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s", "nvcc 13.0 (sm_90a)", "2.11"},
+      agent::Target{eval::Backend::cuda, eval::LanguageId::cuda_cxx, "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s", "nvcc 13.0 (sm_90a)", "2.11"},
       [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest& request)
           -> base::Result<agent::Completion> {
         ++asked;

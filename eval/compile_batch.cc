@@ -90,7 +90,7 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   };
   if (jobs.size() < 2) return one_by_one();
   for (const auto& job : jobs)
-    if (!job.host_only && job.backend == Backend::cuda) return Error{"compile_batch takes host-only compiles only"};
+    if (language(job.language).build != Build::gxx) return Error{"compile_batch takes g++ compiles only"};
   const std::string compiler = toolchain_.cxx;
   TRY_ASSIGN(std::string version, compiler_version(compiler));
   std::vector<std::string> flags = common_flags(toolchain_);

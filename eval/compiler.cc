@@ -338,8 +338,23 @@ Result<std::optional<base::ProcessResult>> CompileService::compile_lean(const Co
   return std::optional<base::ProcessResult>();
 }
 
+std::string describe_build(Build build, const CompileOptions& options) {
+  switch (build) {
+    case Build::gxx: return "g++ -O3 -fopenmp";
+    case Build::nvcc: return "nvcc (sm_" + options.cuda_arch + ")";
+  }
+  return "";
+}
+
 Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
-  const bool use_nvcc = job.backend == Backend::cuda && !job.host_only;
+  switch (language(job.language).build) {
+    case Build::gxx: return compile_library(job, false);
+    case Build::nvcc: return compile_library(job, true);
+  }
+  return Error{"not a build step of language.h"};
+}
+
+Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, bool use_nvcc) {
   if (use_nvcc && toolchain_.nvcc.empty())
     return Error{"the cuda backend needs nvcc, and refinery was built without the CUDA toolkit"};
   const std::string compiler = use_nvcc ? toolchain_.nvcc : toolchain_.cxx;
@@ -366,7 +381,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   const bool cuda = job.backend == Backend::cuda;
   std::vector<std::string> link = link_flags(toolchain_, cuda, use_nvcc);
   std::string full_source = job.source + "\n#line 1 \"refinery_shim\"\n" + job.shim;
-  std::string ext = use_nvcc ? ".cu" : ".cpp";
+  const std::string ext = language(job.language).extension;
   // The key needs only whether the source may go lean; the plan (which reads
   // LibTorch's headers) is made on a miss.
   LeanPlan lean;
@@ -374,7 +389,7 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   // A candidate's compile leaves what the preprocessor made of it, for the
   // static checks (static_checks.h: scan_preprocessed): g++ beside its
   // output, nvcc's host preprocessing in its own temporary folder.
-  const bool keep_preprocessed = !job.host_only;
+  const bool keep_preprocessed = !job.reference;
   if (keep_preprocessed && !use_nvcc) flags.push_back("-save-temps=obj");
   std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
                                      toolchain_.torch_version + "\n" + sandbox_key(options_) + "\n" +

@@ -58,6 +58,7 @@
 #include "base/subprocess.h"
 #include "eval/compile_cache.h"
 #include "eval/job.h"
+#include "eval/language.h"
 
 namespace eval {
 
@@ -99,8 +100,9 @@ struct CompileOptions {
 };
 
 struct CompileJob {
-  Backend backend = Backend::cpu;
-  bool host_only = false;    // compile with the C++ compiler even for cuda (references)
+  Backend backend = Backend::cpu;          // the device: cuda links LibTorch's CUDA libraries too
+  LanguageId language = LanguageId::cxx;   // its build step (language.h); references are C++ on every backend
+  bool reference = false;    // a problem's reference: no preprocessed lines are kept for static checks
   std::string source;        // as written by the model or the problem's author
   std::string shim;          // appended after a #line marker
   std::string stem = "candidate";
@@ -135,10 +137,14 @@ struct CompiledLibrary {
   Lease lease;
 };
 
+// The build step as a prompt names it: "g++ -O3 -fopenmp", "nvcc (sm_90a)".
+std::string describe_build(Build build, const CompileOptions& options);
+
 class CompileService {
  public:
   CompileService(Toolchain toolchain, CompileOptions options, base::ProcessRunner& runner);
 
+  // Dispatches on the job's language's build step.
   base::Result<CompiledLibrary> compile(const CompileJob& job);
 
   // Host-only compiles (references, for `refinery problems check`) in one
@@ -160,6 +166,8 @@ class CompileService {
   const CompileOptions& options() const { return options_; }
 
  private:
+  // The two builds of a shared library with the shim: g++ or nvcc.
+  base::Result<CompiledLibrary> compile_library(const CompileJob& job, bool use_nvcc);
   base::Result<std::string> compiler_version(const std::string& compiler);
   // The folder of the precompiled header, built on first use; empty if unusable.
   std::string precompiled_header(const std::vector<std::string>& flags, std::string* note);

@@ -59,7 +59,8 @@ Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settin
 }
 
 WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::vector<ResolvedInput> inputs,
-                   const CompiledLibrary& reference, const CompiledLibrary& candidate, uint64_t master_seed) {
+                   const CompiledLibrary& reference, const CompiledLibrary& candidate, LanguageId candidate_language,
+                   uint64_t master_seed) {
   WorkerJob job;
   job.problem_id = problem.id;
   job.backend = settings.backend;
@@ -67,6 +68,7 @@ WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::ve
   job.threads = settings.threads;
   job.reference_library = reference.library_path;
   job.candidate_library = candidate.library_path;
+  job.candidate_language = candidate_language;
   job.reference_digest = reference.digest;
   job.candidate_digest = candidate.digest;
   job.allow_untrusted = settings.allow_untrusted;
@@ -100,7 +102,11 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   auto t0 = Clock::now();
 
   // The static checks come before the compiler: a rejected source costs nothing more.
-  std::vector<Finding> findings = scan_source(candidate_source, settings.static_checks);
+  const Language& language = eval::language(language_for(settings.backend));
+  std::vector<Finding> findings;
+  switch (language.checks) {
+    case Checks::c_family: findings = scan_source(candidate_source, settings.static_checks); break;
+  }
   const double static_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (std::string why = rejection_message(findings); !why.empty()) {
     Outcome outcome;
@@ -117,8 +123,13 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     return outcome;
   }
 
-  CompileJob ref_job{settings.backend, /*host_only=*/true, reference_source, shim, "reference"};
-  CompileJob cand_job{settings.backend, false, candidate_source, shim, "candidate"};
+  CompileJob ref_job{settings.backend, LanguageId::cxx, /*reference=*/true, reference_source, shim, "reference"};
+  // What the candidate's loader calls: for a shared library, the shim's entry point.
+  std::string candidate_shim;
+  switch (language.loader) {
+    case Loader::shared_library: candidate_shim = shim; break;
+  }
+  CompileJob cand_job{settings.backend, language.id, false, candidate_source, candidate_shim, "candidate"};
   auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
   auto cand = compiler_.compile(cand_job);
   auto ref = ref_future.get();
@@ -131,7 +142,10 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   // The preprocessed source next: a name built by a macro is spelt out
   // there (and the compile that made it ran in the compilers' sandbox).
   const auto p0 = Clock::now();
-  std::vector<Finding> hidden = scan_preprocessed(cand->preprocessed, findings, settings.static_checks);
+  std::vector<Finding> hidden;
+  switch (language.checks) {
+    case Checks::c_family: hidden = scan_preprocessed(cand->preprocessed, findings, settings.static_checks); break;
+  }
   findings.insert(findings.end(), hidden.begin(), hidden.end());
   const double preprocessed_ms = std::chrono::duration<double, std::milli>(Clock::now() - p0).count();
   Outcome outcome;
@@ -143,7 +157,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.status = Status::compile_error;
     outcome.message = "the candidate does not compile";
   } else {
-    TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, settings));
+    TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, language.id, settings));
   }
   outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command, cand->headers, cand->steps};
   outcome.static_findings = std::move(findings);
@@ -158,10 +172,11 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
 }
 
 Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibrary& reference,
-                                      const CompiledLibrary& candidate, const EvalSettings& settings) {
+                                      const CompiledLibrary& candidate, LanguageId candidate_language,
+                                      const EvalSettings& settings) {
   TRY_ASSIGN(std::vector<ResolvedInput> inputs, resolve_inputs(problem, settings.size));
   uint64_t master = settings.seed ? *settings.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  WorkerJob job = make_job(problem, settings, std::move(inputs), reference, candidate, master);
+  WorkerJob job = make_job(problem, settings, std::move(inputs), reference, candidate, candidate_language, master);
   // One worker at a time on each device where timings or a GPU are shared
   // (eval/device_pool.h); correctness-only checks on the cpu backend run side
   // by side, on no device of the pool.
@@ -278,7 +293,7 @@ profiler::Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const 
 
 Result<CompiledLibrary> Evaluator::compile_reference(const Problem& problem, const EvalSettings& settings) {
   TRY_ASSIGN(std::string source, base::read_file(problem.reference_path));
-  return compiler_.compile({settings.backend, true, source, make_shim(problem), "reference"});
+  return compiler_.compile({settings.backend, LanguageId::cxx, true, source, make_shim(problem), "reference"});
 }
 
 Result<std::vector<CompiledLibrary>> Evaluator::compile_references(const std::vector<Problem>& problems,
@@ -286,7 +301,7 @@ Result<std::vector<CompiledLibrary>> Evaluator::compile_references(const std::ve
   std::vector<CompileJob> jobs;
   for (const auto& p : problems) {
     TRY_ASSIGN(std::string source, base::read_file(p.reference_path));
-    jobs.push_back({settings.backend, true, source, make_shim(p), "reference"});
+    jobs.push_back({settings.backend, LanguageId::cxx, true, source, make_shim(p), "reference"});
   }
   return compiler_.compile_batch(jobs);
 }
@@ -302,7 +317,7 @@ Result<Outcome> Evaluator::evaluate_reference(const Problem& problem, const Eval
   }
   double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!ref.ok) return Error{problem.id + ": the reference does not compile:\n" + ref.log};
-  TRY_ASSIGN(Outcome outcome, run_worker(problem, ref, ref, settings));
+  TRY_ASSIGN(Outcome outcome, run_worker(problem, ref, ref, LanguageId::cxx, settings));
   outcome.compile = CompileInfo{ref.ok, ref.cached, ref.seconds, ref.log, ref.command, ref.headers, ref.steps};
   outcome.phases_ms["compile"] = compile_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

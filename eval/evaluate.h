@@ -65,7 +65,8 @@ class Evaluator {
 
  private:
   base::Result<Outcome> run_worker(const Problem& problem, const CompiledLibrary& reference,
-                                   const CompiledLibrary& candidate, const EvalSettings& settings);
+                                   const CompiledLibrary& candidate, LanguageId candidate_language,
+                                   const EvalSettings& settings);
   base::Result<Outcome> measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings);
   // The ncu adapter's run: the profile, or a note saying why there is none.
   profiler::Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
@@ -85,6 +86,7 @@ Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settin
 // are applied last, over what the settings gave. `master_seed` gives the
 // correctness and timing seeds.
 WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::vector<ResolvedInput> inputs,
-                   const CompiledLibrary& reference, const CompiledLibrary& candidate, uint64_t master_seed);
+                   const CompiledLibrary& reference, const CompiledLibrary& candidate, LanguageId candidate_language,
+                   uint64_t master_seed);
 
 }  // namespace eval

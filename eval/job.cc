@@ -32,6 +32,7 @@ json to_json(const WorkerJob& job) {
           {"threads", job.threads},
           {"reference_library", job.reference_library},
           {"candidate_library", job.candidate_library},
+          {"candidate_language", language(job.candidate_language).name},
           {"reference_digest", job.reference_digest},
           {"candidate_digest", job.candidate_digest},
           {"scratch_bytes", job.scratch_bytes},
@@ -74,6 +75,7 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.threads = j.at("threads").get<int>();
     job.reference_library = j.at("reference_library").get<std::string>();
     job.candidate_library = j.at("candidate_library").get<std::string>();
+    TRY_ASSIGN(job.candidate_language, parse_language(j.at("candidate_language").get<std::string>()));
     job.reference_digest = j.at("reference_digest").get<std::string>();
     job.candidate_digest = j.at("candidate_digest").get<std::string>();
     job.scratch_bytes = j.at("scratch_bytes").get<uint64_t>();

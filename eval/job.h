@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "eval/dtype.h"
+#include "eval/language.h"
 #include "eval/problem.h"
 
 namespace eval {
@@ -52,6 +53,7 @@ struct WorkerJob {
   int device = 0;                       // cuda device ordinal
   int threads = 0;                      // cpu: intra-op threads, 0 = all cores
   std::string reference_library, candidate_library;
+  LanguageId candidate_language = LanguageId::cxx;  // how the runner loads the candidate (language.h)
   std::string reference_digest, candidate_digest;  // SHA-256 of each, from the compile cache
   std::vector<ResolvedInput> inputs;
   std::vector<uint64_t> correctness_seeds;  // one per trial

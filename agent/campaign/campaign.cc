@@ -164,7 +164,7 @@ class Runner {
                              "first_turn", first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
                                                              eval::effective_tolerance(*c.problem, d_.eval_settings),
                                                              reference)));
-    TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", d_.target.backend == "cuda" ? "CUDA C++" : "C++"}}));
+    TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));
     return {};
   }
 
@@ -269,7 +269,7 @@ class Runner {
     record.cost_usd = response.cost_usd;
     record.usage = response.usage;
     TRY(base::write_file(dir + "/response.md", response.text));
-    Extraction e = extract_code(response.text);
+    Extraction e = extract_code(response.text, eval::language(d_.target.language));
     // Cut at the token limit: flagged on the attempt; with no complete block
     // there is nothing to compile, and the model is told why.
     const bool truncated = response.truncated();
@@ -284,7 +284,7 @@ class Runner {
       record.message = e.note;
       TRY_ASSIGN(record.feedback, d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
-      TRY(base::write_file(dir + (d_.target.backend == "cuda" ? "/candidate.cu" : "/candidate.cpp"), *e.code));
+      TRY(base::write_file(dir + "/" + eval::language(d_.target.language).candidate_file(), *e.code));
       TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code));
       // An evaluation the run's own interruption cut short (Ctrl-C, or Slurm
       // preempting the task: both signal the worker too) says nothing about
@@ -294,7 +294,7 @@ class Runner {
       TRY(base::write_file(dir + "/result.json", eval::summary_json(outcome).dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       record.take(outcome);
-      record.backend = d_.target.backend;
+      record.backend = eval::to_string(d_.target.backend);
       TRY_ASSIGN(std::string feedback, render_feedback(d_.templates, outcome, st.c.strategy->feedback, key.turn));
       if (truncated) {
         TRY_ASSIGN(std::string note, d_.templates.render("feedback_truncated_note", {}));

@@ -1,7 +1,5 @@
 #include "agent/campaign/extract.h"
 
-#include <cctype>
-
 #include <vector>
 
 #include "base/text.h"
@@ -67,17 +65,10 @@ std::vector<Block> find_blocks(const std::string& text) {
 
 bool defines_forward(const std::string& code) { return code.find("forward(") != std::string::npos; }
 
-// Tags a C++ or CUDA source may carry (or none).
-bool compiled_language(std::string tag) {
-  for (auto& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const char* ok : {"", "c", "cpp", "c++", "cxx", "cc", "cu", "cuda", "cuh", "h", "hpp", "hh"})
-    if (tag == ok) return true;
-  return false;
-}
-
 }  // namespace
 
-Extraction extract_code(const std::string& response) {
+Extraction extract_code(const std::string& response, const eval::Language& language) {
+  auto ours = [&](const Block& b) { return language.takes_fence(b.language); };
   Extraction e;
   std::vector<Block> blocks = find_blocks(without_thinking(response));
   e.blocks = static_cast<int>(blocks.size());
@@ -85,26 +76,25 @@ Extraction extract_code(const std::string& response) {
     e.note = "the response has no fenced code block";
     return e;
   }
-  // C++ and CUDA blocks first; a block in another language is chosen only
-  // when no such block will do, and then reported as what it is.
+  // Blocks in the candidate's language first; a block in another is chosen
+  // only when no such block will do, and then reported as what it is.
   const Block* chosen = nullptr;
   for (int pass = 0; pass < 2 && !chosen; ++pass)
     for (const auto& b : blocks)
-      if (defines_forward(b.code) && (pass == 1 || compiled_language(b.language))) chosen = &b;
+      if (defines_forward(b.code) && (pass == 1 || ours(b))) chosen = &b;
   if (chosen) {
     e.note = blocks.size() == 1 ? "the only code block"
                                 : "the last of " + std::to_string(blocks.size()) + " code blocks that define forward()";
   } else {
     for (int pass = 0; pass < 2 && !chosen; ++pass)
       for (const auto& b : blocks)
-        if ((pass == 1 || compiled_language(b.language)) && (!chosen || b.code.size() > chosen->code.size())) chosen = &b;
+        if ((pass == 1 || ours(b)) && (!chosen || b.code.size() > chosen->code.size())) chosen = &b;
     e.note = "no code block defines forward(); took the longest";
   }
-  if (!compiled_language(chosen->language)) {
+  if (!ours(*chosen)) {
     e.language = chosen->language;
-    e.note = "the code block is tagged `" + chosen->language +
-             "`: refinery compiles one C++ or CUDA source file (```cpp or ```cuda) that defines forward(), "
-             "not " + chosen->language + " code";
+    e.note = "the code block is tagged `" + chosen->language + "`: refinery compiles " + language.answer +
+             " that defines forward(), not " + chosen->language + " code";
     return e;
   }
   if (base::trim(chosen->code).empty()) {

@@ -7,15 +7,18 @@
 //      least as long; an unclosed block runs to the end and is marked so.
 //   3. Among the blocks, those defining forward( win; among those, the last
 //      (models revise as they go); with none, the longest block. Blocks
-//      tagged as C++ or CUDA (or untagged) go before all others; a chosen
-//      block in another language (```python, a load_inline script) is no
-//      code, with a note naming its language and what was expected.
+//      with a fence tag of the candidate's language (eval::Language, for
+//      C++ and CUDA C++: ```cpp, ```cuda, ... or none) go before all others;
+//      a chosen block in another language (```python, a load_inline script)
+//      is no code, with a note naming its language and what was expected.
 //   4. No block at all: no code.
 // Pure functions; safe from any thread.
 #pragma once
 
 #include <optional>
 #include <string>
+
+#include "eval/language.h"
 
 namespace agent {
 
@@ -27,6 +30,6 @@ struct Extraction {
   std::string note;                 // why this block, or why none, for feedback
 };
 
-Extraction extract_code(const std::string& response);
+Extraction extract_code(const std::string& response, const eval::Language& language);
 
 }  // namespace agent

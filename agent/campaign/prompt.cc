@@ -90,12 +90,13 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
   }
   table += lists;
   v["input_table"] = base::trim(table);
-  v["backend"] = target.backend;
+  v["backend"] = eval::to_string(target.backend);
   v["hardware"] = target.hardware;
   v["compiler"] = target.compiler;
   v["libtorch_version"] = target.libtorch_version;
-  v["file_name"] = target.backend == "cuda" ? "candidate.cu" : "candidate.cpp";
-  v["language"] = target.backend == "cuda" ? "CUDA C++" : "C++";
+  const eval::Language& language = eval::language(target.language);
+  v["file_name"] = language.candidate_file();
+  v["language"] = language.prompt_name;
   v["signature"] = "forward(" + eval::forward_parameters(problem) + ")";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", tolerance.atol);

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "base/result.h"
+#include "eval/job.h"
+#include "eval/language.h"
 #include "eval/outcome.h"
 #include "eval/problem.h"
 
@@ -32,7 +34,8 @@ class PromptTemplates {
 base::Result<std::string> fill(const std::string& text, const Values& values, const std::string& where);
 
 struct Target {
-  std::string backend;           // cpu | cuda
+  eval::Backend backend = eval::Backend::cpu;
+  eval::LanguageId language = eval::LanguageId::cxx;  // the candidate's: its file name and how the prompt names it
   std::string hardware;          // "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s" or the CPU
   std::string compiler;          // "nvcc 13.0 (sm_90a)"
   std::string libtorch_version;

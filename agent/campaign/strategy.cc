@@ -65,7 +65,7 @@ class SingleShot : public Turns {
 
 class Refine : public Turns {
  public:
-  Refine(const StrategyConfig& c) : Turns(c), last_only_(c.history == "last") {}
+  Refine(const StrategyConfig& c) : Turns(c), last_only_(c.history == History::last) {}
 
  protected:
   void carry_into(const std::vector<Attempt>& done, NextTurn& n) const override {
@@ -96,9 +96,12 @@ class BestOfKRefine : public Turns {
 }  // namespace
 
 std::unique_ptr<Strategy> make_strategy(const StrategyConfig& c) {
-  if (c.kind == "single_shot") return std::make_unique<SingleShot>(c);
-  if (c.kind == "best_of_k_refine") return std::make_unique<BestOfKRefine>(c);
-  return std::make_unique<Refine>(c);
+  switch (c.kind) {
+    case StrategyKind::single_shot: return std::make_unique<SingleShot>(c);
+    case StrategyKind::refine: return std::make_unique<Refine>(c);
+    case StrategyKind::best_of_k_refine: return std::make_unique<BestOfKRefine>(c);
+  }
+  return nullptr;  // not a StrategyKind: no config decodes to one
 }
 
 }  // namespace agent

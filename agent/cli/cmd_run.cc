@@ -241,7 +241,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   std::map<std::string, std::unique_ptr<ModelClient>> clients;
   std::map<std::string, Replay> replays;
   for (const auto& m : config->models) {
-    if (m.provider == "replay") {
+    if (!over_http(provider_row(m.provider).api)) {
       // A relative source is relative to the config file, like any path a config names.
       fs::path source = m.replay_from;
       if (source.is_relative()) source = fs::path(config_path).parent_path() / source;
@@ -292,7 +292,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   CampaignDeps deps{*config, *store, *problems,
                     [&](const eval::Problem& p, const std::string& source) { return evaluator.evaluate(p, source, settings); },
                     settings, *templates,
-                    Target{eval::to_string(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name, REFINERY_TORCH_VERSION},
+                    Target{settings.backend, eval::language_for(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name, REFINERY_TORCH_VERSION},
                     [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
                       if (auto r = replays.find(m.name); r != replays.end()) return r->second.answer(m, key);
                       return clients.at(m.name)->complete(request);

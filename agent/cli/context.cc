@@ -123,7 +123,7 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
   }
   ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher, ctx->devices);
   ctx->hardware = probe.hardware;
-  ctx->compiler_name = s.backend == eval::Backend::cuda ? "nvcc (sm_" + co.cuda_arch + ")" : "g++ -O3 -fopenmp";
+  ctx->compiler_name = eval::describe_build(eval::language(eval::language_for(s.backend)).build, co);
   return ctx;
 }
 

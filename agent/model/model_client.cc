@@ -43,7 +43,7 @@ base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
     ~Release() { slots.release(); }
   } release{in_flight_};
 
-  const HttpRequest http_request = build_request(model_, request, api_key_);
+  TRY_ASSIGN(const HttpRequest http_request, build_request(model_, request, api_key_));
   Completion c;
   for (int attempt = 0; attempt < policy_.max_attempts; ++attempt) {
     ++c.requests;

@@ -7,6 +7,8 @@
 #include "base/text.h"
 
 namespace agent {
+using base::Error;
+using base::Result;
 using nlohmann::json;
 
 double cost_usd(const Usage& u, const Price& p) {
@@ -38,8 +40,7 @@ void validate_usage(Usage& u) {
 namespace {
 
 std::string base_url(const ModelConfig& m) {
-  std::string url = m.base_url;
-  if (url.empty()) url = m.provider == "anthropic" ? "https://api.anthropic.com" : "https://api.openai.com/v1";
+  std::string url = m.base_url.empty() ? provider_row(m.provider).base_url : m.base_url;
   while (!url.empty() && url.back() == '/') url.pop_back();
   return url;
 }
@@ -49,8 +50,8 @@ json chat_body(const ModelConfig& m, const ChatRequest& r) {
   if (!r.system.empty()) messages.push_back({{"role", "system"}, {"content", r.system}});
   for (const auto& msg : r.messages) messages.push_back({{"role", msg.role}, {"content", msg.content}});
   json body = {{"model", m.model}, {"messages", messages}};
-  // OpenAI's own API wants max_completion_tokens; compatible servers know max_tokens.
-  body[m.base_url.empty() ? "max_completion_tokens" : "max_tokens"] = m.max_output_tokens;
+  // OpenAI's own API wants max_completion_tokens, compatible servers max_tokens: the provider's row says which.
+  body[provider_row(m.provider).max_tokens_field] = m.max_output_tokens;
   if (m.temperature) body["temperature"] = *m.temperature;
   if (m.top_p) body["top_p"] = *m.top_p;
   if (!m.reasoning_effort.empty()) body["reasoning_effort"] = m.reasoning_effort;
@@ -216,26 +217,36 @@ ParsedResponse parse_anthropic(const json& body) {
   return p;
 }
 
+// Replay's responses come from its recordings (replay.h); nothing asks it over HTTP.
+Error not_over_http(const ModelConfig& m) {
+  return Error{"model '" + m.name + "': provider " + to_string(m.provider) + " makes no HTTP requests"};
+}
+
 }  // namespace
 
-HttpRequest build_request(const ModelConfig& m, const ChatRequest& r, const std::string& api_key) {
+Result<HttpRequest> build_request(const ModelConfig& m, const ChatRequest& r, const std::string& api_key) {
   HttpRequest h;
   h.headers.push_back({"Content-Type", "application/json"});
-  if (m.provider == "anthropic") {
-    h.url = base_url(m) + "/v1/messages";
-    h.headers.push_back({"x-api-key", api_key});
-    h.headers.push_back({"anthropic-version", "2023-06-01"});
-    h.body = anthropic_body(m, r).dump();
-  } else if (m.provider == "openai-responses") {
-    h.url = base_url(m) + "/responses";
-    h.headers.push_back({"Authorization", "Bearer " + api_key});
-    h.body = responses_body(m, r).dump();
-  } else {
-    h.url = base_url(m) + "/chat/completions";
-    if (!api_key.empty()) h.headers.push_back({"Authorization", "Bearer " + api_key});
-    h.body = chat_body(m, r).dump();
+  switch (provider_row(m.provider).api) {
+    case Api::anthropic_messages:
+      h.url = base_url(m) + "/v1/messages";
+      h.headers.push_back({"x-api-key", api_key});
+      h.headers.push_back({"anthropic-version", "2023-06-01"});
+      h.body = anthropic_body(m, r).dump();
+      return h;
+    case Api::responses:
+      h.url = base_url(m) + "/responses";
+      h.headers.push_back({"Authorization", "Bearer " + api_key});
+      h.body = responses_body(m, r).dump();
+      return h;
+    case Api::chat_completions:
+      h.url = base_url(m) + "/chat/completions";
+      if (!api_key.empty()) h.headers.push_back({"Authorization", "Bearer " + api_key});
+      h.body = chat_body(m, r).dump();
+      return h;
+    case Api::recorded: break;
   }
-  return h;
+  return not_over_http(m);
 }
 
 ParsedResponse parse_response(const ModelConfig& m, const HttpResponse& h) {
@@ -244,9 +255,13 @@ ParsedResponse parse_response(const ModelConfig& m, const HttpResponse& h) {
   auto body = json::parse(h.body, nullptr, false);
   if (body.is_discarded() || !body.is_object())
     return failure(true, "the response body is not JSON (" + std::to_string(h.body.size()) + " bytes; cut short?)");
-  ParsedResponse parsed = m.provider == "anthropic"          ? parse_anthropic(body)
-                          : m.provider == "openai-responses" ? parse_responses(body)
-                                                             : parse_chat(body);
+  ParsedResponse parsed;
+  switch (provider_row(m.provider).api) {
+    case Api::anthropic_messages: parsed = parse_anthropic(body); break;
+    case Api::responses: parsed = parse_responses(body); break;
+    case Api::chat_completions: parsed = parse_chat(body); break;
+    case Api::recorded: return failure(false, not_over_http(m).message);
+  }
   if (parsed.response) validate_usage(parsed.response->usage);
   return parsed;
 }

@@ -1,13 +1,16 @@
 // Model providers: how a chat request becomes an HTTP request for each API,
 // and how an HTTP response becomes text, reasoning and token usage, or a
-// classified failure. The wire formats live here; the transport (libcurl) and
-// the retry loop are elsewhere, so these functions are pure and their tests
-// check every request field and every response shape exactly.
+// classified failure. The wire formats live here, one per Api of the
+// provider table (provider_table.h), whose row also gives each provider's
+// endpoint and fields; the transport (libcurl) and the retry loop are
+// elsewhere, so these functions are pure and their tests check every request
+// field and every response shape exactly.
 //
-//   openai            POST {base_url}/chat/completions (and every compatible
-//                     server; reasoning from reasoning_content or reasoning)
-//   openai-responses  POST {base_url}/responses
-//   anthropic         POST {base_url}/v1/messages (thinking when budgeted)
+//   chat_completions    POST {base_url}/chat/completions (openai, and
+//                       openai_compatible for every other server; reasoning
+//                       from reasoning_content or reasoning)
+//   responses           POST {base_url}/responses (openai-responses)
+//   anthropic_messages  POST {base_url}/v1/messages (thinking when budgeted)
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -82,8 +85,9 @@ struct ProviderError {
   std::optional<double> retry_after_s;  // from Retry-After, when given
 };
 
-// Builds the HTTP request; the API key is passed in, never read here.
-HttpRequest build_request(const ModelConfig& model, const ChatRequest& request, const std::string& api_key);
+// Builds the HTTP request; the API key is passed in, never read here. An
+// error for a provider that speaks no HTTP (replay).
+base::Result<HttpRequest> build_request(const ModelConfig& model, const ChatRequest& request, const std::string& api_key);
 
 // Parses a response: a ChatResponse, or a ProviderError saying whether to retry.
 struct ParsedResponse {

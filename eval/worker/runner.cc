@@ -13,6 +13,7 @@
 
 #include "base/elf_symbols.h"
 #include "base/seccomp.h"
+#include "eval/language.h"
 #include "eval/shim.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/channel.h"
@@ -62,6 +63,7 @@ struct Runner {
   std::vector<std::string> metrics;
   int ordinal = 0;
   Backend backend = Backend::cpu;
+  Loader loader = Loader::shared_library;  // the candidate's language's (language.h)
   // cuda: which kernels the candidate launches (from the runner's start, so
   // that the stand-in calls pay for it as the candidate's do); null where
   // CUPTI refused, and watch_note says why.
@@ -219,6 +221,27 @@ struct Runner {
     return Reply::ok;
   }
 
+  // The candidate's library (descriptor 5) and its shim's entry point.
+  Reply load_library() {
+    Reply result = Reply::ok;
+    void* handle = dlopen(("/proc/self/fd/" + std::to_string(kCandidateFd)).c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* symbol = handle ? dlsym(handle, kEntrySymbol) : nullptr;
+    if (!handle) {
+      result = Reply::load_failed;
+      set_text(*block, std::string("candidate library failed to load: ") + dlerror());
+    } else if (!symbol) {
+      result = Reply::load_failed;
+      set_text(*block, std::string("candidate library has no entry point ") + kEntrySymbol);
+    }
+    entry = reinterpret_cast<Entry>(symbol);
+    if (watch) {
+      watch->set_library(symbol);
+      (void)watch->take();  // what its constructors launched is not a call's
+    }
+    if (result == Reply::ok && !watch_note.empty()) set_text(*block, watch_note);
+    return result;
+  }
+
   Reply profile() {
     watch.reset();  // the last request: the profile's CUPTI use is its own
     auto in = inputs(0);
@@ -244,7 +267,8 @@ nlohmann::json runner_job(const WorkerJob& job) {
   for (const auto& in : job.inputs)
     inputs.push_back({{"name", in.name}, {"scalar", in.is_scalar}, {"dtype", to_string(in.dtype)},
                       {"shape", in.shape}, {"value", in.scalar_value}});
-  return {{"backend", to_string(job.backend)}, {"device", job.device},   {"threads", job.threads},
+  return {{"backend", to_string(job.backend)}, {"language", language(job.candidate_language).name},
+          {"device", job.device},   {"threads", job.threads},
           {"inputs", inputs},                  {"metrics", job.profile.metrics}, {"tf32_cudnn", job.tf32_cudnn},
           {"launch_watch", job.launch_watch}};
 }
@@ -274,7 +298,14 @@ int runner_main() {
   try {
     job = nlohmann::json::parse(read_all(kRunnerJobFd));
     close(kRunnerJobFd);
-    backend = job.at("backend").get<std::string>() == "cuda" ? Backend::cuda : Backend::cpu;
+    auto named = parse_backend(job.at("backend").get<std::string>());
+    auto language = parse_language(job.at("language").get<std::string>());
+    if (!named || !language) {
+      hello(Reply::failed, "the runner's job is malformed: " + (named ? language.error() : named.error()).message);
+      return 2;
+    }
+    backend = *named;
+    r.loader = eval::language(*language).loader;
     r.ordinal = job.at("device").get<int>();
     r.metrics = job.at("metrics").get<std::vector<std::string>>();
     for (const auto& in : job.at("inputs")) {
@@ -314,24 +345,11 @@ int runner_main() {
     Reply result = Reply::ok;
     switch (static_cast<Command>(b.command)) {
       case Command::attach: result = r.attach(); break;
-      case Command::load: {
-        void* handle = dlopen(("/proc/self/fd/" + std::to_string(kCandidateFd)).c_str(), RTLD_NOW | RTLD_LOCAL);
-        void* symbol = handle ? dlsym(handle, kEntrySymbol) : nullptr;
-        if (!handle) {
-          result = Reply::load_failed;
-          set_text(b, std::string("candidate library failed to load: ") + dlerror());
-        } else if (!symbol) {
-          result = Reply::load_failed;
-          set_text(b, std::string("candidate library has no entry point ") + kEntrySymbol);
+      case Command::load:
+        switch (r.loader) {
+          case Loader::shared_library: result = r.load_library(); break;
         }
-        r.entry = reinterpret_cast<Entry>(symbol);
-        if (r.watch) {
-          r.watch->set_library(symbol);
-          (void)r.watch->take();  // what its constructors launched is not a call's
-        }
-        if (result == Reply::ok && !r.watch_note.empty()) set_text(b, r.watch_note);
         break;
-      }
       case Command::arm: spin = 1s; break;
       case Command::call: result = r.call(); break;
       case Command::profile: result = r.entry ? r.profile() : Reply::failed; break;

@@ -5,12 +5,13 @@
 //   5  the candidate library, sealed        (arena.h) comes over, once the
 //      memfd the judge checked against      reference has shaped the outputs
 //      the compile cache's digest        6  the runner's job (JSON: backend,
-//                                           device, threads, inputs without
-//                                           seeds, metrics)
+//                                           language, device, threads,
+//                                           inputs without seeds, metrics)
 // The judge starts it first thing, so that its start (the process, LibTorch,
 // the device's context) overlaps the judge's own. It sets up its device,
 // installs the syscall filter and says so; then it takes the arena when the
-// judge sends it, loads the candidate when told to, and serves the judge's
+// judge sends it, loads the candidate when told to (by its language's
+// loader, eval/language.h), and serves the judge's
 // requests until told to exit. It holds nothing worth forging: no reference,
 // no seeds, no result file. What it replies is a claim the judge checks.
 #pragma once

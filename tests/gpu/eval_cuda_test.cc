@@ -124,7 +124,7 @@ TEST_SUITE("eval end to end, cuda backend") {
     std::vector<std::future<base::Result<eval::CompiledLibrary>>> compiles;
     for (const auto& c : cases)
       compiles.push_back(std::async(std::launch::async, [&, file = c.file] {
-        return cuda().compiler->compile({eval::Backend::cuda, false, fixture(file), eval::make_shim(*problem), "candidate"});
+        return cuda().compiler->compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, fixture(file), eval::make_shim(*problem), "candidate"});
       }));
     for (auto& f : compiles) CHECK(f.get().ok());
     setenv("OPENAI_API_KEY", "sk-test-do-not-leak", 1);

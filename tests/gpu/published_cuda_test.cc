@@ -78,7 +78,7 @@ TEST_SUITE("published kernels, cuda backend") {
       compiles.push_back(std::async(std::launch::async, [&, problem = problem, name = name] {
         auto p = eval::ProblemIndex(eval::default_problems_root()).find(problem);
         if (!p) return;
-        eval::CompileJob job{eval::Backend::cuda, false, fixture("published/" + name), eval::make_shim(*p), "candidate"};
+        eval::CompileJob job{eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, fixture("published/" + name), eval::make_shim(*p), "candidate"};
         (void)full.compiler->compile(job);
       }));
     for (auto& c : compiles) c.get();

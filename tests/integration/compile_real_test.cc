@@ -27,7 +27,7 @@ TEST_SUITE("eval::CompileService with the real compiler") {
     options.cache_dir = cache;
     options.use_pch = false;
     eval::CompileService service(eval::build_toolchain(), options, runner);
-    eval::CompileJob job{eval::Backend::cpu, false,
+    eval::CompileJob job{eval::Backend::cpu, eval::LanguageId::cxx, false,
                          "#include <ATen/ATen.h>\nat::Tensor forward(at::Tensor x) { return x + 1; }\n",
                          "", "candidate"};
     auto first = service.compile(job);
@@ -80,7 +80,7 @@ TEST_SUITE("eval::CompileService with the real compiler") {
     const std::string shim = eval::make_shim(*problem);
     // Both define the same helper and forward: each lives in a namespace of its own.
     auto job = [&](const std::string& body) {
-      return eval::CompileJob{eval::Backend::cpu, true,
+      return eval::CompileJob{eval::Backend::cpu, eval::LanguageId::cxx, true,
                               "#include <torch/torch.h>\n#include <vector>\nnamespace { int twice(int v) { return 2 * v; } }\n"
                               "torch::Tensor forward(torch::Tensor x) { " + body + " }\n",
                               shim, "reference"};

@@ -27,7 +27,7 @@ const std::string kSecret = "refinery-compile-sandbox-secret-5b1e";
 struct Sandboxed {
   eval::CompiledLibrary compile(const std::string& source, eval::CompileService* with = nullptr) {
     eval::CompileService& s = with ? *with : service;
-    auto r = s.compile({eval::Backend::cpu, false, source, "", "candidate"});
+    auto r = s.compile({eval::Backend::cpu, eval::LanguageId::cxx, false, source, "", "candidate"});
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
     return *r;
   }

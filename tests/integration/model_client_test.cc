@@ -15,10 +15,10 @@ namespace {
 const std::string kOk = R"({"id":"c1","choices":[{"finish_reason":"stop","message":{"content":"```cpp\nok\n```"}}],)"
                         R"("usage":{"prompt_tokens":12,"completion_tokens":8}})";
 
-agent::ModelConfig model(const std::string& url, const std::string& provider = "openai") {
+agent::ModelConfig model(const std::string& url, const std::string& provider = "openai_compatible") {
   agent::ModelConfig m;
   m.name = "local";
-  m.provider = provider;
+  m.provider = *agent::parse_provider(provider);
   m.model = "test-model";
   m.base_url = url + "/v1";
   m.max_output_tokens = 256;
@@ -27,7 +27,7 @@ agent::ModelConfig model(const std::string& url, const std::string& provider = "
 }
 
 struct Harness {
-  explicit Harness(std::vector<Reply> script, const std::string& provider = "openai")
+  explicit Harness(std::vector<Reply> script, const std::string& provider = "openai_compatible")
       : server(std::move(script)),
         client(model(server.url(), provider), "sk-local", http, [this](double s) { sleeps.push_back(s); return true; }, 42,
                agent::RetryPolicy{4, 0.01, 0.05}) {}
@@ -58,8 +58,24 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     auto body = json::parse(got[0].body);
     CHECK(body["model"] == "test-model");
     CHECK(body["max_tokens"] == 256);
+    CHECK_FALSE(body.contains("max_completion_tokens"));
     CHECK(body["messages"][0] == json{{"role", "system"}, {"content", "system text"}});
     CHECK(body["messages"][1] == json{{"role", "user"}, {"content", "write relu"}});
+  }
+
+  TEST_CASE("openai is OpenAI's API at any base_url: the cap is max_completion_tokens, never max_tokens") {
+    // The README's own example writes base_url: https://api.openai.com/v1,
+    // and OpenAI's reasoning models refuse max_tokens.
+    Harness h({{200, kOk}}, "openai");
+    auto c = h.client.complete(request());
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    auto got = h.server.received();
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].path == "/v1/chat/completions");
+    CHECK(got[0].headers["authorization"] == "Bearer sk-local");
+    auto body = json::parse(got[0].body);
+    CHECK(body["max_completion_tokens"] == 256);
+    CHECK_FALSE(body.contains("max_tokens"));
   }
 
   TEST_CASE("429 with Retry-After, then 500, then 529, then success") {

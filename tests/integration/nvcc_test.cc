@@ -49,7 +49,7 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     // The shim's forward() call is what the real one makes: a cuda candidate links as a whole.
     std::string shim = "\n#include <vector>\nextern \"C\" int refinery_probe(const void* in) {\n"
                        "  forward((*static_cast<const std::vector<at::Tensor>*>(in))[0]);\n  return 0;\n}\n";
-    auto ok = t.service.compile({eval::Backend::cuda, false, t.source, shim, "candidate"});
+    auto ok = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, t.source, shim, "candidate"});
     REQUIRE(ok.ok());
     CHECK_MESSAGE(ok->ok, ok->log);
     CHECK(ok->command.find("-gencode=arch=compute_90a,code=sm_90a") != std::string::npos);
@@ -58,11 +58,11 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     // The same kernel under <torch/extension.h> compiles against the lean headers.
     std::string body = t.source;
     body.replace(body.find("#include <ATen/core/Tensor.h>"), 29, "#include <torch/extension.h>");
-    auto lean = t.service.compile({eval::Backend::cuda, false, body, shim, "candidate"});
+    auto lean = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, body, shim, "candidate"});
     REQUIRE(lean.ok());
     CHECK_MESSAGE(lean->ok, lean->log);
     CHECK(lean->headers == "lean");
-    auto broken = t.service.compile({eval::Backend::cuda, false, t.source + "\n__global__ void k() { undeclared(); }\n",
+    auto broken = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, t.source + "\n__global__ void k() { undeclared(); }\n",
                                    shim, "candidate"});
     REQUIRE(broken.ok());
     CHECK_FALSE(broken->ok);
@@ -79,7 +79,7 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     std::string shadow;
     if (std::ifstream f("/etc/shadow"); f) std::getline(f, shadow);
     for (const std::string& path : {secret_path, std::string("/etc/shadow")}) {
-      auto lib = t.service.compile({eval::Backend::cuda, false, "#include <" + path + ">\n" + t.source, "", "candidate"});
+      auto lib = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, "#include <" + path + ">\n" + t.source, "", "candidate"});
       REQUIRE(lib.ok());
       INFO(lib->log);
       CHECK_FALSE(lib->ok);
@@ -89,7 +89,7 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     }
     // Nor can the host code's assembler embed it.
     auto incbin = t.service.compile(
-        {eval::Backend::cuda, false, t.source + "\nasm(\".incbin \\\"" + secret_path + "\\\"\");\n", "", "candidate"});
+        {eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, t.source + "\nasm(\".incbin \\\"" + secret_path + "\\\"\");\n", "", "candidate"});
     REQUIRE(incbin.ok());
     if (incbin->ok) {
       auto bytes = base::read_file(incbin->library_path);

@@ -55,7 +55,7 @@ struct Harness {
 
   base::Status run(agent::Ask ask, agent::Evaluate evaluate, int eval_threads = 1) {
     agent::CampaignDeps deps{config, *store, {problem}, std::move(evaluate), eval::EvalSettings{}, *templates,
-                             agent::Target{"cpu", "test cpu", "g++", "1.13"}, std::move(ask), on_progress,
+                             agent::Target{eval::Backend::cpu, eval::LanguageId::cxx, "test cpu", "g++", "1.13"}, std::move(ask), on_progress,
                              nullptr, &stop, eval_threads};
     return agent::run_campaign(deps);
   }

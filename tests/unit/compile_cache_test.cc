@@ -46,7 +46,7 @@ struct Fixture {
   }
   ~Fixture() { fs::remove_all(cache); }
   eval::CompileJob job(const std::string& source, eval::Backend backend = eval::Backend::cpu) {
-    return eval::CompileJob{backend, false, source, "// shim\n", "candidate"};
+    return eval::CompileJob{backend, eval::language_for(backend), false, source, "// shim\n", "candidate"};
   }
   std::string cache;
   eval::Toolchain toolchain;
@@ -156,7 +156,7 @@ TEST_SUITE("eval::CompileService") {
     f.options.cuda_arch = "90a";
     eval::CompileService service(f.toolchain, f.options, f.runner);
     REQUIRE(service.compile(f.job("__global__ void k();", eval::Backend::cuda)).ok());
-    eval::CompileJob reference{eval::Backend::cuda, true, "int forward();", "", "reference"};
+    eval::CompileJob reference{eval::Backend::cuda, eval::LanguageId::cxx, true, "int forward();", "", "reference"};
     REQUIRE(service.compile(reference).ok());
     std::vector<std::string> nvcc, gxx;
     for (const auto& c : f.runner.commands) {

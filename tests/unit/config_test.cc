@@ -72,7 +72,8 @@ TEST_SUITE("agent::Config") {
     CHECK(c->strategies[0].turns == 3);
     CHECK(c->strategies[0].samples == 1);
     CHECK(c->strategies[0].feedback == std::vector<std::string>{"compile", "correctness"});
-    CHECK(c->strategies[0].history == "last");
+    CHECK(c->strategies[0].kind == agent::StrategyKind::refine);
+    CHECK(c->strategies[0].history == agent::History::last);
     CHECK(c->eval.asked.backend == eval::Backend::cpu);
     CHECK(*c->eval.atol == 0.001);
     CHECK_FALSE(c->eval.rtol.has_value());
@@ -178,6 +179,32 @@ TEST_SUITE("agent::Config") {
           "exp.yaml:9:15: invalid value 'openia' for 'provider' (did you mean 'openai'?)\n"
           "        provider: openia\n"
           "                  ^");
+  }
+
+  TEST_CASE("an unknown provider or strategy kind far from every name is an error naming the allowed ones") {
+    CHECK(error_of(with(kConfig, "provider: openai\n", "provider: gemini\n")) ==
+          "exp.yaml:9:15: invalid value 'gemini' for 'provider' (expected one of: openai, openai-responses, "
+          "openai_compatible, anthropic, replay)\n"
+          "        provider: gemini\n"
+          "                  ^");
+    CHECK(error_of(with(kConfig, "kind: refine", "kind: tree_search")) ==
+          "exp.yaml:21:11: invalid value 'tree_search' for 'kind' (expected one of: single_shot, refine, best_of_k_refine)\n"
+          "        kind: tree_search\n"
+          "              ^");
+    CHECK(error_of(with(kConfig, "history: last", "history: some")).find(
+              "invalid value 'some' for 'history' (expected one of: full, last)") != std::string::npos);
+  }
+
+  TEST_CASE("openai_compatible needs its server's base_url and sends no key unless api_key_env names one") {
+    CHECK(error_of(with(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"),
+                        "    base_url: http://127.0.0.1:8000/v1\n", "")).find(
+              "missing required key 'base_url' in model 'fast' (provider openai_compatible)") != std::string::npos);
+    auto c = agent::parse_config(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"), "exp.yaml");
+    REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
+    CHECK(c->models[0].provider == agent::Provider::openai_compatible);
+    CHECK(c->models[0].api_key_env.empty());
+    CHECK(c->models[0].reasoning_effort == "high");
+    CHECK(c->models[1].provider == agent::Provider::replay);
   }
 
   TEST_CASE("a single-shot strategy has one turn") {

@@ -2,7 +2,12 @@
 
 #include "agent/campaign/extract.h"
 
-using agent::extract_code;
+namespace {
+// C++ and CUDA C++ take the same fence tags (eval/language.cc): the cuda row stands for both.
+agent::Extraction extract_code(const std::string& response) {
+  return agent::extract_code(response, eval::language(eval::LanguageId::cuda_cxx));
+}
+}  // namespace
 
 TEST_SUITE("agent::extract_code") {
   TEST_CASE("takes the one fenced block with its language tag") {
@@ -73,7 +78,6 @@ TEST_SUITE("agent::extract_code") {
 }
 
 TEST_SUITE("agent::extract_code languages") {
-  using agent::extract_code;
   TEST_CASE("a python block that defines forward is reported as python, not compiled") {
     auto e = extract_code("```python\nimport torch\ndef forward(x):\n    return x.relu()\n```\n");
     CHECK_FALSE(e.code.has_value());

@@ -171,7 +171,7 @@ TEST_SUITE("eval::CompileService lean headers") {
     }
     ~Fixture() { fs::remove_all(cache); }
     eval::CompileJob job(const std::string& source) {
-      return eval::CompileJob{eval::Backend::cuda, false, source, "// shim\n", "candidate"};
+      return eval::CompileJob{eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, source, "// shim\n", "candidate"};
     }
     // The compile commands run (not --version, not --dryrun).
     std::vector<std::vector<std::string>> compiles() {

@@ -388,6 +388,7 @@ TEST_SUITE("eval::WorkerJob") {
     eval::WorkerJob job;
     job.problem_id = "level1/19";
     job.backend = eval::Backend::cuda;
+    job.candidate_language = eval::LanguageId::cuda_cxx;
     eval::ResolvedInput in;
     in.name = "x";
     in.shape = {3, 4};
@@ -399,6 +400,7 @@ TEST_SUITE("eval::WorkerJob") {
     auto back = eval::job_from_json(eval::to_json(job));
     REQUIRE(back.ok());
     CHECK(back->backend == eval::Backend::cuda);
+    CHECK(back->candidate_language == eval::LanguageId::cuda_cxx);
     CHECK(back->inputs.at(0).shape == std::vector<int64_t>{3, 4});
     CHECK(back->inputs.at(0).draw.kind == eval::DrawSpec::Kind::normal);
     CHECK(back->inputs.at(0).draw.b == 2);
@@ -411,6 +413,11 @@ TEST_SUITE("eval::WorkerJob") {
     auto refused = eval::job_from_json(bad);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message == "job: unknown transform 'transpose' for input x");
+    auto unknown = eval::to_json(job);
+    unknown["candidate_language"] = "fortran";
+    auto no_loader = eval::job_from_json(unknown);
+    REQUIRE_FALSE(no_loader.ok());
+    CHECK(no_loader.error().message == "unknown language 'fortran' (expected one of: cpp, cuda)");
   }
 }
 

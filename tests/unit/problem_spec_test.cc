@@ -479,12 +479,12 @@ TEST_SUITE("eval KernelBench-compatible mode") {
     eval::EvalSettings settings;
     settings.timing.trace = true;
     const eval::CompiledLibrary library;
-    const eval::WorkerJob ours = eval::make_job(*p, settings, *inputs, library, library, 7);
+    const eval::WorkerJob ours = eval::make_job(*p, settings, *inputs, library, library, eval::LanguageId::cxx, 7);
     CHECK(ours.timing.flush_cache);
     CHECK_FALSE(ours.tf32_cudnn);
     settings.mode = eval::Mode::kernelbench;
     settings.rtol = 0.25;
-    const eval::WorkerJob theirs = eval::make_job(*p, settings, *inputs, library, library, 7);
+    const eval::WorkerJob theirs = eval::make_job(*p, settings, *inputs, library, library, eval::LanguageId::cxx, 7);
     CHECK_FALSE(theirs.timing.flush_cache);
     CHECK(theirs.tf32_cudnn);
     CHECK(theirs.timing.trace);

@@ -29,7 +29,7 @@ TEST_SUITE("agent::prompt") {
     auto problem = eval::ProblemIndex(test_support::fixture_problems_dir()).find("level1/19");
     REQUIRE(problem.ok());
     auto reference = base::read_file(problem->reference_path);
-    agent::Target target{"cuda", "NVIDIA H200: 132 SMs, 141 GB HBM3e at 4.8 TB/s, 60 MB L2", "nvcc 13.0 (sm_90a)", "2.11.0"};
+    agent::Target target{eval::Backend::cuda, eval::LanguageId::cuda_cxx, "NVIDIA H200: 132 SMs, 141 GB HBM3e at 4.8 TB/s, 60 MB L2", "nvcc 13.0 (sm_90a)", "2.11.0"};
     auto values = agent::first_turn_values(*problem, "full", target, {1e-4, 1e-4}, *reference);
     auto text = templates().render("first_turn", values);
     REQUIRE_MESSAGE(text.ok(), (text.ok() ? "" : text.error().message));

@@ -10,7 +10,7 @@ namespace {
 agent::ModelConfig model(const std::string& provider) {
   agent::ModelConfig m;
   m.name = "m";
-  m.provider = provider;
+  m.provider = *agent::parse_provider(provider);
   m.model = "model-x";
   m.max_output_tokens = 1000;
   return m;
@@ -35,7 +35,7 @@ TEST_SUITE("agent::provider requests") {
     auto m = model("openai");
     m.temperature = 0.5;
     m.reasoning_effort = "high";
-    auto r = agent::build_request(m, request(), "sk-1");
+    auto r = *agent::build_request(m, request(), "sk-1");
     CHECK(r.url == "https://api.openai.com/v1/chat/completions");
     CHECK(header(r, "Authorization") == "Bearer sk-1");
     CHECK(header(r, "Content-Type") == "application/json");
@@ -50,10 +50,18 @@ TEST_SUITE("agent::provider requests") {
                        {"reasoning_effort", "high"}});
   }
 
-  TEST_CASE("a compatible server gets max_tokens at its base_url") {
+  TEST_CASE("openai at a written base_url is still OpenAI's API: max_completion_tokens") {
     auto m = model("openai");
+    m.base_url = "https://api.openai.com/v1";
+    auto body = json::parse(agent::build_request(m, request(), "sk-1")->body);
+    CHECK(body["max_completion_tokens"] == 1000);
+    CHECK_FALSE(body.contains("max_tokens"));
+  }
+
+  TEST_CASE("a compatible server (openai_compatible) gets max_tokens at its base_url") {
+    auto m = model("openai_compatible");
     m.base_url = "http://127.0.0.1:8000/v1/";
-    auto r = agent::build_request(m, request(), "");
+    auto r = *agent::build_request(m, request(), "");
     CHECK(r.url == "http://127.0.0.1:8000/v1/chat/completions");
     CHECK(header(r, "Authorization") == "<absent>");
     auto body = json::parse(r.body);
@@ -65,7 +73,7 @@ TEST_SUITE("agent::provider requests") {
   TEST_CASE("openai responses") {
     auto m = model("openai-responses");
     m.reasoning_effort = "medium";
-    auto r = agent::build_request(m, request(), "sk-2");
+    auto r = *agent::build_request(m, request(), "sk-2");
     CHECK(r.url == "https://api.openai.com/v1/responses");
     auto body = json::parse(r.body);
     CHECK(body["instructions"] == "be fast");
@@ -78,7 +86,7 @@ TEST_SUITE("agent::provider requests") {
   TEST_CASE("anthropic messages with thinking") {
     auto m = model("anthropic");
     m.thinking_budget = 4000;
-    auto r = agent::build_request(m, request(), "sk-ant");
+    auto r = *agent::build_request(m, request(), "sk-ant");
     CHECK(r.url == "https://api.anthropic.com/v1/messages");
     CHECK(header(r, "x-api-key") == "sk-ant");
     CHECK(header(r, "anthropic-version") == "2023-06-01");
@@ -88,6 +96,51 @@ TEST_SUITE("agent::provider requests") {
     CHECK(body["max_tokens"] == 1000);
     CHECK(body["messages"].size() == 3);
     CHECK(body["thinking"] == json{{"type", "enabled"}, {"budget_tokens", 4000}});
+  }
+
+  TEST_CASE("replay speaks no HTTP: building a request for it is an error, as is parsing a response") {
+    auto m = model("replay");
+    auto r = agent::build_request(m, request(), "");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "model 'm': provider replay makes no HTTP requests");
+    auto p = agent::parse_response(m, ok({{"choices", json::array()}}));
+    REQUIRE(p.error);
+    CHECK_FALSE(p.error->retryable);
+  }
+}
+
+TEST_SUITE("agent::provider table") {
+  TEST_CASE("each row's API and wire details") {
+    using agent::Api;
+    using agent::Provider;
+    auto row = [](Provider p) { return agent::provider_row(p); };
+    CHECK(row(Provider::openai).api == Api::chat_completions);
+    CHECK(std::string(row(Provider::openai).max_tokens_field) == "max_completion_tokens");
+    CHECK(std::string(row(Provider::openai).base_url) == "https://api.openai.com/v1");
+    CHECK(std::string(row(Provider::openai).api_key_env) == "OPENAI_API_KEY");
+    CHECK(row(Provider::openai_responses).api == Api::responses);
+    CHECK(std::string(row(Provider::openai_responses).max_tokens_field) == "max_output_tokens");
+    CHECK(row(Provider::openai_compatible).api == Api::chat_completions);
+    CHECK(std::string(row(Provider::openai_compatible).max_tokens_field) == "max_tokens");
+    CHECK(std::string(row(Provider::openai_compatible).base_url).empty());
+    CHECK(std::string(row(Provider::openai_compatible).api_key_env).empty());
+    CHECK(row(Provider::anthropic).api == Api::anthropic_messages);
+    CHECK(std::string(row(Provider::anthropic).reasoning_key) == "thinking_budget");
+    CHECK(row(Provider::replay).api == Api::recorded);
+    CHECK_FALSE(agent::over_http(Api::recorded));
+  }
+
+  TEST_CASE("every name parses to its row and back; an unknown name is an error naming them all") {
+    for (const auto& row : agent::providers()) {
+      auto p = agent::parse_provider(row.name);
+      REQUIRE(p.ok());
+      CHECK(*p == row.id);
+      CHECK(agent::to_string(*p) == row.name);
+    }
+    auto bad = agent::parse_provider("gemini");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message ==
+          "unknown provider 'gemini' (expected one of: openai, openai-responses, openai_compatible, anthropic, replay)");
   }
 }
 

@@ -1,0 +1,38 @@
+#include "agent/campaign/strategy_kind.h"
+
+#include "base/table.h"
+
+namespace agent {
+namespace {
+
+constexpr StrategyKindRow kKinds[] = {
+    {StrategyKind::single_shot, "single_shot"},
+    {StrategyKind::refine, "refine"},
+    {StrategyKind::best_of_k_refine, "best_of_k_refine"},
+};
+
+constexpr HistoryRow kHistories[] = {
+    {History::full, "full"},
+    {History::last, "last"},
+};
+
+static_assert(base::in_enum_order(kKinds) && base::in_enum_order(kHistories), "rows must follow their enum's order");
+
+}  // namespace
+
+std::span<const StrategyKindRow> strategy_kinds() { return kKinds; }
+std::span<const HistoryRow> histories() { return kHistories; }
+std::string to_string(StrategyKind kind) { return base::row_at(kKinds, kind).name; }
+std::string to_string(History history) { return base::row_at(kHistories, history).name; }
+
+base::Result<StrategyKind> parse_strategy_kind(const std::string& name) {
+  TRY_ASSIGN(const StrategyKindRow* row, base::find_row(strategy_kinds(), name, "strategy kind"));
+  return row->id;
+}
+
+base::Result<History> parse_history(const std::string& name) {
+  TRY_ASSIGN(const HistoryRow* row, base::find_row(histories(), name, "history"));
+  return row->id;
+}
+
+}  // namespace agent
