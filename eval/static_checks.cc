@@ -290,8 +290,8 @@ std::vector<std::pair<size_t, std::string>> host_asm(const std::string& code) {
     char c = code[i];
     if (c == '{') {
       if (depth == 0) {
-        // By whole words: a host function named my__device__fn is host code
-        // (it passed until 2026-12-06), and so is a __host__ __device__ one.
+        // By whole words: a host function named my__device__fn is host code,
+        // and so is a __host__ __device__ one.
         bool global = false, device = false, host = false, scope = false;
         for (const Token& d : tokens(code.substr(decl_start, i - decl_start))) {
           global = global || d.name == "__global__";

@@ -228,8 +228,8 @@ class Counters {
   // CUPTI_UserReplay: `call` runs once per pass (each a whole forward, fresh
   // outputs, the same launches), and nothing is saved or restored. Kernel
   // replay instead saves and restores the context's device memory around
-  // every pass of every kernel: at level1/19's full size on an 80 GB H100
-  // (arenas of 24 GiB in both processes) that took 112 s (2026-12-06).
+  // every pass of every kernel, which at a full-size problem's arenas takes
+  // minutes (docs/judge-and-runner.md).
   base::Result<std::vector<std::map<std::string, double>>> collect(const Call& call, size_t max_ranges,
                                                                     CUpti_ProfilerReplayMode replay) {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
@@ -373,8 +373,8 @@ void read_counters(Profile& p, int device, const std::vector<std::string>& metri
     return;
   }
   auto ranges_for = [](const CallProfile& c) { return std::max<size_t>(16, 2 * c.kernels.size()); };
-  // User replay first; where CUPTI refuses it, kernel replay, as before
-  // 2026-12-06. A side that launched no kernel (the other process's, see
+  // User replay first; where CUPTI refuses it, kernel replay. A side that
+  // launched no kernel (the other process's, see
   // profile_with_cupti) is not run under the profiler at all.
   CUpti_ProfilerReplayMode replay = CUPTI_UserReplay;
   auto collect = [&](const Call& call, const CallProfile& side) -> base::Result<std::vector<std::map<std::string, double>>> {

@@ -37,10 +37,10 @@ std::optional<Outcome> Judge::measure_window_cost() {
   const int places = static_cast<int>(in_views_.size());
   std::vector<double> one, many;
   RunnerAnswer a;
-  // At least 5 rounds, up to 15 while they take under 150 ms: the median of
-  // five strayed by 0.1-0.3 ms from what an honest candidate's windows cost
-  // at 2^22-2^28 elements on an H100 (2026-12-06), where a round is about
-  // 2 ms; at full size (a round of 15 ms) it stays near five.
+  // At least 5 rounds, up to 15 while they take under 150 ms: a median of
+  // five strays by a tenth of a millisecond or more from what an honest
+  // candidate's windows cost where a round is short (docs/judge-and-runner.md);
+  // at full size, where a round is long, it stays near five.
   const auto started = Clock::now();
   for (int round = 0; round < 15 && (round < 5 || ms_since(started) < 150); ++round) {
     for (int calls : {1, places}) {
@@ -90,9 +90,9 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // window, each on inputs of its own at a place of its own, so that the
   // judge's fixed cost per window (its wake-up, the GPU's switch between the
   // two processes) is shared by the calls. Sized from the reference's
-  // warm-up alone. Until 2026-12-06 it was the faster side's: a runner that
-  // answered its unchecked warm-up calls at once moved a cpu batch from 1 to
-  // 8 calls; and a smaller batch would widen the slack a claim may hide in.
+  // warm-up alone: the candidate's warm-up calls are unchecked, so a batch
+  // sized from them would be the candidate's to move (a smaller batch also
+  // widens the slack a claim may hide in).
   const int places = static_cast<int>(in_views_.size());
   int batch = 1;
   if (opt.batch_calls > 0) {
@@ -115,9 +115,8 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // Fresh inputs for every timed call, each drawn independently from a seed
   // of its own, at a place that moves on with every call: no two calls share
   // a value, so an answer cached by pointer or by value, or one of an earlier
-  // call moved to match (until 2026-12-06 every call was a cyclic shift of
-  // one draw, and a candidate that found the shift returned its first answer
-  // moved: correct at 396x on ReLU), is wrong on the next.
+  // call moved to match (tests/integrity/exploits/shifted_copy.cpp), is wrong
+  // on the next.
   // What the checks against cheating cost, apart from the timing itself:
   // drawing fresh inputs for every call, and the checked calls' comparisons.
   double fresh_ms = 0, checks_ms = 0;
@@ -186,9 +185,9 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
     }
     // Every call of the first two batches, then one call, at random, of every
-    // other batch. (One batch in four, as it was, let a runner that answers
-    // honestly until the timing starts pass 1 time in 10 at the minimum of 10
-    // trials: seen in CI, 2026-12-05.) The check is outside both windows.
+    // other batch: checking one batch in four lets a runner that answers
+    // honestly until the timing starts pass about 1 time in 10 at the minimum
+    // of 10 trials. The check is outside both windows.
     std::vector<int> check;
     if (trial < 2) {
       for (int k = 0; k < batch; ++k) check.push_back(k);

@@ -59,11 +59,9 @@ Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>
   // floors' median: the windows' noise must not raise an honest call. Beyond
   // it, every call is raised by the same amount, what puts the median at the
   // floors' median less the slack: the judge's clock sets the median, and
-  // the claims keep their spread. (Until 2026-12-06 each call was raised to
-  // its own window's floor: one-sided window noise then pushed an honest
-  // median above the floors' by noise alone, and a timing was raised or not
-  // by the calibration's luck, all or nothing: 0.80-0.96x for one kernel at
-  // 2^22 elements on an H100.)
+  // the claims keep their spread. Raising each call to its own window's
+  // floor instead would let one-sided window noise push an honest median
+  // above the floors' by noise alone (docs/judge-and-runner.md).
   b.median_claim = median(claimed);
   b.median_floor = median(floors);
   b.median_window = median(per_window);
@@ -71,8 +69,7 @@ Bound bound_claims(const std::vector<double>& claimed, const std::vector<double>
     // Below the bound's resolution: the windows cannot tell these calls from
     // none, so no claim can be checked. A call took at most its share of its
     // window, which no runner can shorten: that is its time, and the speedup
-    // a lower bound. (Until 2026-12-06 a floor below zero was written as it
-    // was, and the result refused as malformed: `crashed`.)
+    // a lower bound, never a floor below zero.
     b.lower_bound = true;
     b.per_call = per_window;
     b.raise_ms = std::max(0.0, b.median_window - b.median_claim);

@@ -36,9 +36,8 @@ std::vector<double> choose_series(const std::vector<CallTime>& calls, bool* devi
 // far the measured costs strayed (the larger range of the two series); the
 // slack at a batch is that noise, at most 5% of the batch's window cost:
 // claims whose median is within it of the floors' median stand as claimed.
-// (Until 2026-12-06 the cap was 5% of a one-call window's cost at every
-// batch: for a batch of 32 calls whose window costs 2 ms beyond them, a
-// slack of 7 us a window, below its noise, and most honest calls were raised.)
+// The cap grows with the batch: 5% of a one-call window's cost at every batch
+// is below a large batch's noise, and raises honest calls.
 struct WindowCost {
   double one_ms = 0;       // a window of one call
   double per_call_ms = 0;  // each further call
