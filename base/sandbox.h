@@ -1,5 +1,5 @@
 // Starting an untrusted program inside a boundary: the runner of model code,
-// and every compiler and build step (through run_process's `sandbox`).
+// and every compiler and build step (through run_process: SandboxStarter below).
 //
 // spawn_sandboxed() clones a child into new PID, mount, network, IPC and UTS
 // namespaces (inside a new user namespace when the caller is not root),
