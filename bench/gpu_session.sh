@@ -16,7 +16,7 @@
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh (breakdown, floor: one of them)
 #   watch      watch_cost.sh: the launch watch on and off, and the checks' wall time
-#   doctor     refinery doctor --backend cuda
+#   doctor     refinery doctor --backend cuda, at each of REFINERY_DOCTOR_SIZES (default small)
 #   batch      batch_size.sh on cuda at the small size: the reference's time per call against the batch
 #   draws      draw_cost.py: a timed call's fresh inputs, shifted copy (the old way) against a fresh draw
 #   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md;
@@ -43,8 +43,10 @@ left() {
   (( rest > $1 )) && rest=$1
   echo $(( rest > 5 ? rest : 5 ))
 }
+# The GPU tests and doctor run in a cgroup of their own (scripts/own-cgroup.sh),
+# so that the runner's memory cgroup applies where the host lets it.
 gpu_tests() {  # LOG CAP FILTER
-  timeout "$(left "$2")" build-gpu/tests/refinery_gpu_tests -ts="$3" > "$out/$1" 2>&1
+  timeout "$(left "$2")" scripts/own-cgroup.sh build-gpu/tests/refinery_gpu_tests -ts="$3" > "$out/$1" 2>&1
   tail -30 "$out/$1"
 }
 
@@ -173,8 +175,12 @@ PY
       timeout "$(left 120)" python3 bench/draw_cost.py cuda 10 2>&1 | tee "$out/draws.log" ;;
     doctor)
       step doctor
-      timeout "$(left 120)" build-gpu/refinery doctor --backend cuda > "$out/doctor.log" 2>&1
-      cat "$out/doctor.log" ;;
+      for size in ${REFINERY_DOCTOR_SIZES:-small}; do
+        timeout "$(left 120)" scripts/own-cgroup.sh build-gpu/refinery doctor --backend cuda --size "$size" \
+          > "$out/doctor_$size.log" 2>&1
+        echo "exit $?"
+        cat "$out/doctor_$size.log"
+      done ;;
     *) echo "unknown stage '$stage'" >&2 ;;
   esac
 done

@@ -103,6 +103,28 @@ TEST_SUITE("refinery command line") {
     CHECK(run.out.find("/nonexistent") == std::string::npos);
   }
 
+  TEST_CASE("refinery doctor: every layer of both sandboxes, and the reference timed against itself") {
+    auto d = refinery({"doctor", "--backend", "cpu", "--cache-dir", test_support::cache_dir()});
+    MESSAGE(d.out);
+    REQUIRE_MESSAGE(d.exit_code == 0, d.err);
+    for (const char* row : {"  pid namespace         yes", "  syscall filter        yes", "  evaluation            correct",
+                            "  compilers' sandbox    yes", "verdicts here are trusted"})
+      CHECK_MESSAGE(d.out.find(row) != std::string::npos, row);
+    // The speedup of a reference against itself, its uncertainty and its clock.
+    const auto at = d.out.find("  timing                ");
+    REQUIRE(at != std::string::npos);
+    const std::string line = d.out.substr(at, d.out.find('\n', at) - at);
+    CHECK_MESSAGE(line.find("x against itself (uncertainty ") != std::string::npos, line);
+    CHECK_MESSAGE(line.find("steady_clock)") != std::string::npos, line);
+    const double speedup = std::stod(line.substr(24));
+    CHECK_MESSAGE((speedup > 0.2 && speedup < 5), line);
+    // Without timing there is no figure to show.
+    auto untimed = refinery({"doctor", "--backend", "cpu", "--no-timing", "--cache-dir", test_support::cache_dir()});
+    CHECK_MESSAGE(untimed.exit_code == 0, untimed.err);
+    CHECK(untimed.out.find("  timing ") == std::string::npos);
+    CHECK(untimed.out.find("  evaluation            correct") != std::string::npos);
+  }
+
   TEST_CASE("a timing known less well than the threshold is measured again, and marked unstable if it stays so") {
     auto noisy = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
                            "--timing-trials", "5", "--max-uncertainty", "0", "--json", "--cache-dir",
