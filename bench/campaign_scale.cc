@@ -23,8 +23,8 @@
 #include "agent/campaign/campaign.h"
 #include "base/fs.h"
 #include "base/text.h"
-#include "eval/problem.h"
-#include "eval/problem_index.h"
+#include "eval/problems/problem.h"
+#include "eval/problems/problem_index.h"
 
 namespace {
 namespace fs = std::filesystem;

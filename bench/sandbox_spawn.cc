@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "base/fs.h"
-#include "eval/compiler.h"
-#include "eval/compiler_detail.h"
+#include "eval/build/compiler.h"
+#include "eval/build/compiler_detail.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 #include "eval/evaluate.h"
-#include "eval/quarantine.h"
+#include "eval/verdict/quarantine.h"
 
 #include <chrono>
 #include <future>
@@ -8,7 +8,7 @@
 #include "base/fs.h"
 #include "base/redact.h"
 #include "profiler/ncu.h"
-#include "eval/shim.h"
+#include "eval/build/shim.h"
 
 namespace eval {
 using base::Error;

@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "base/result.h"
-#include "eval/compiler.h"
+#include "eval/build/compiler.h"
 #include "eval/device_pool.h"
 #include "eval/job.h"
-#include "eval/outcome.h"
-#include "eval/problem.h"
+#include "eval/verdict/outcome.h"
+#include "eval/problems/problem.h"
 #include "eval/settings.h"
-#include "eval/static_checks.h"
+#include "eval/build/static_checks.h"
 #include "eval/worker_launcher.h"
 
 namespace eval {

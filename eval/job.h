@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "base/result.h"
-#include "eval/dtype.h"
-#include "eval/language.h"
-#include "eval/problem.h"
+#include "eval/problems/dtype.h"
+#include "eval/build/language.h"
+#include "eval/problems/problem.h"
 
 namespace eval {
 

@@ -17,8 +17,8 @@
 
 #include "base/result.h"
 #include "eval/job.h"
-#include "eval/outcome.h"
-#include "eval/static_checks.h"
+#include "eval/verdict/outcome.h"
+#include "eval/build/static_checks.h"
 
 namespace eval {
 
@@ -37,12 +37,12 @@ enum class Profiler { automatic, none, cupti, ncu };
 std::string to_string(Profiler profiler);
 base::Result<Profiler> parse_profiler(const std::string& name);
 
-// The compile service's part (eval/compiler.h, CompileOptions).
+// The compile service's part (eval/build/compiler.h, CompileOptions).
 struct CompileSettings {
   std::string cache_dir;                  // empty: base::default_cache_dir()
-  uint64_t cache_max_bytes = 5ull << 30;  // the cache's size (eval/compile_cache.h); 0: no limit
+  uint64_t cache_max_bytes = 5ull << 30;  // the cache's size (eval/build/compile_cache.h); 0: no limit
   std::string cuda_arch;                  // nvcc target such as 90a; empty: the GPU's, else 90a
-  bool lean_headers = true;               // nvcc: lean umbrella headers where safe (eval/lean_headers.h)
+  bool lean_headers = true;               // nvcc: lean umbrella headers where safe (eval/build/lean_headers.h)
   double memory_gib = 6;                  // each compiler process's address space (CompileSandbox)
   bool operator==(const CompileSettings&) const = default;
 };
@@ -105,11 +105,11 @@ struct EvalSettings {
   // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
   // candidate, or the compiler quoting it, may print what it found.
   std::vector<std::string> secrets;
-  // What the candidate's source may do (eval/static_checks.h): checked
+  // What the candidate's source may do (eval/build/static_checks.h): checked
   // before it is compiled; a rejecting finding is the verdict.
   StaticPolicy static_checks;
   // A correct speedup above this (0: no factor), or below the device's
-  // physics floor, is quarantined (eval/quarantine.h).
+  // physics floor, is quarantined (eval/verdict/quarantine.h).
   double quarantine_speedup = 20;
   // A correct cuda candidate that ran no kernel of its own (Outcome::kernels).
   LibraryOnly library_only = LibraryOnly::correct;

@@ -24,7 +24,7 @@
 #include "base/result.h"
 #include "base/subprocess.h"
 #include "eval/job.h"
-#include "eval/outcome.h"
+#include "eval/verdict/outcome.h"
 
 namespace eval {
 

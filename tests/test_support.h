@@ -17,7 +17,7 @@
 #include "base/fs.h"
 #include "base/text.h"
 #include "eval/evaluate.h"
-#include "eval/problem_index.h"
+#include "eval/problems/problem_index.h"
 
 namespace test_support {
 

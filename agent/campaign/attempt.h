@@ -17,7 +17,7 @@
 //   devices_retired [{device, reason}]            devices a failed probe took out of the rotation
 //                                                 on the way (the job then ran on another), when any
 //   unstable, truncated                           present (true) only when so
-//   quarantine                                    why a correct speedup is set aside (eval/quarantine.h), when it is
+//   quarantine                                    why a correct speedup is set aside (eval/verdict/quarantine.h), when it is
 //   library_only                                  present (true) only when a correct cuda candidate ran no kernel
 //                                                 of its own and eval.library_only left it out of fast_p for p > 0
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
@@ -38,7 +38,7 @@
 
 #include "agent/model/provider.h"
 #include "base/result.h"
-#include "eval/outcome.h"
+#include "eval/verdict/outcome.h"
 
 namespace agent {
 

@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "eval/language.h"
+#include "eval/build/language.h"
 
 namespace agent {
 

@@ -7,7 +7,7 @@
 #include "base/fs.h"
 #include "base/text.h"
 #include "build_info.h"
-#include "eval/compile_log.h"
+#include "eval/build/compile_log.h"
 #include "profiler/summary.h"
 
 namespace agent {

@@ -11,9 +11,9 @@
 
 #include "base/result.h"
 #include "eval/job.h"
-#include "eval/language.h"
-#include "eval/outcome.h"
-#include "eval/problem.h"
+#include "eval/build/language.h"
+#include "eval/verdict/outcome.h"
+#include "eval/problems/problem.h"
 
 namespace agent {
 

@@ -1,5 +1,5 @@
 // refinery accept RUN_DIR KEY... [--note TEXT]: a person's word that a
-// quarantined speedup (eval/quarantine.h) is real. Appends one line per key
+// quarantined speedup (eval/verdict/quarantine.h) is real. Appends one line per key
 // to RUN_DIR/accepted.jsonl, which `refinery report` reads: the attempt's
 // speedup then counts toward fast_p. Only keys of correct, quarantined
 // attempts in that run are taken; nothing else in the run folder changes.

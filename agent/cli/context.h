@@ -15,9 +15,9 @@
 #include "agent/cli/args.h"
 #include "agent/eval_keys.h"
 #include "base/subprocess.h"
-#include "eval/compiler.h"
+#include "eval/build/compiler.h"
 #include "eval/evaluate.h"
-#include "eval/problem_index.h"
+#include "eval/problems/problem_index.h"
 #include "eval/worker_launcher.h"
 
 namespace agent {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "agent/cli/printer.h"
-#include "eval/outcome.h"
+#include "eval/verdict/outcome.h"
 
 namespace agent {
 

@@ -87,7 +87,7 @@ struct ControlBlock {
 // A launch-watch count or GPU time (microseconds) as the runner claimed it,
 // made safe to sum: the candidate may have written anything there. A request
 // launches fewer than 2^32 kernels and runs for less than 100 s, so the
-// judge's sums stay within what a result may hold (eval/outcome.h).
+// judge's sums stay within what a result may hold (eval/verdict/outcome.h).
 inline int64_t claimed_count(int64_t n) { return std::clamp<int64_t>(n, 0, int64_t{1} << 32); }
 inline double claimed_us(double us) { return std::isfinite(us) && us > 0 ? std::min(us, 1e8) : 0.0; }
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/dtype.h"
-#include "eval/outcome.h"
+#include "eval/problems/dtype.h"
+#include "eval/verdict/outcome.h"
 
 namespace eval::worker {
 

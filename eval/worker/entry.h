@@ -1,4 +1,4 @@
-// The entry point the shim exports (eval/shim.h), as the judge and the runner
+// The entry point the shim exports (eval/build/shim.h), as the judge and the runner
 // call it: inputs in, outputs out, an exception's message as an Error.
 #pragma once
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "eval/problem.h"
+#include "eval/problems/problem.h"
 
 namespace eval::worker {
 

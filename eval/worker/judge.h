@@ -16,7 +16,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "eval/outcome.h"
+#include "eval/verdict/outcome.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/device.h"
 #include "eval/worker/entry.h"

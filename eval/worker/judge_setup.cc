@@ -75,7 +75,7 @@ std::vector<std::string> runner_environment() {
   return env;
 }
 
-nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
+nlohmann::json describe_layers(const eval::SandboxLayers& l, bool filtered, const std::string& filter_note,
                                std::vector<std::string>* missing) {
   *missing = l.missing;
   if (!filtered) missing->push_back("syscall filter: " + (filter_note.empty() ? "not installed" : filter_note));

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "base/sandbox.h"
+#include "eval/sandbox/sandbox.h"
 #include "eval/job.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/channel.h"
@@ -52,7 +52,7 @@ std::vector<std::string> runner_environment();
 // (a result with one is untrusted). Its "degraded" list names the layers that
 // protect the host rather than the verdict (the runner's memory cgroup, its
 // oom_score_adj) where they did not apply: they do not make a result untrusted.
-nlohmann::json describe_layers(const base::SandboxLayers& l, bool filtered, const std::string& filter_note,
+nlohmann::json describe_layers(const eval::SandboxLayers& l, bool filtered, const std::string& filter_note,
                                std::vector<std::string>* missing);
 
 }  // namespace eval::worker

@@ -18,7 +18,7 @@
 
 #include "base/fs.h"
 #include "base/text.h"
-#include "eval/shim.h"
+#include "eval/build/shim.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"

@@ -16,7 +16,7 @@
 #pragma once
 
 #include "eval/job.h"
-#include "eval/outcome.h"
+#include "eval/verdict/outcome.h"
 
 namespace eval::worker {
 

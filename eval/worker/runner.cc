@@ -12,9 +12,9 @@
 #include <ATen/ops/zeros_like.h>
 
 #include "base/elf_symbols.h"
-#include "base/seccomp.h"
-#include "eval/language.h"
-#include "eval/shim.h"
+#include "eval/sandbox/seccomp.h"
+#include "eval/build/language.h"
+#include "eval/build/shim.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/channel.h"
 #include "eval/worker/compare.h"
@@ -331,7 +331,7 @@ int runner_main() {
   else r.watch_note = "the launch watch was turned off (--no-launch-watch)";
   // The filter goes on before any model code is in the process, and the judge
   // reads whether it did before it lets the candidate load.
-  auto filtered = base::install_runner_filter(false);
+  auto filtered = eval::install_runner_filter(false);
   b.filtered = filtered ? 1 : 0;
   hello(Reply::ok, filtered ? "" : filtered.error().message);
 

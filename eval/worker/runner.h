@@ -1,6 +1,6 @@
 // The runner: the only process that loads model code (DESIGN.md, "Judge and
 // runner"). `refinery-worker --runner`, started by the judge inside the
-// sandbox (base/sandbox.h) with four descriptors:
+// sandbox (eval/sandbox/sandbox.h) with four descriptors:
 //   3  the control block (channel.h)     4  a socket the arena's descriptor
 //   5  the candidate library, sealed        (arena.h) comes over, once the
 //      memfd the judge checked against      reference has shaped the outputs
@@ -11,7 +11,7 @@
 // the device's context) overlaps the judge's own. It sets up its device,
 // installs the syscall filter and says so; then it takes the arena when the
 // judge sends it, loads the candidate when told to (by its language's
-// loader, eval/language.h), and serves the judge's
+// loader, eval/build/language.h), and serves the judge's
 // requests until told to exit. It holds nothing worth forging: no reference,
 // no seeds, no result file. What it replies is a claim the judge checks.
 #pragma once

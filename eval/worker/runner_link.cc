@@ -74,7 +74,7 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   // The judge only ever sends on it.
   shutdown(pair[0], SHUT_RD);
 
-  base::SandboxOptions o;
+  eval::SandboxOptions o;
   o.argv = {s.program, "--runner"};
   o.env = s.env;
   o.fds = {{control, kControlFd}, {pair[1], kArenaSocketFd}, {s.candidate_fd, kCandidateFd}, {job_fd, kRunnerJobFd}};
@@ -82,10 +82,10 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   o.stderr_fd = 2;
   o.root_dir = s.root_dir;
   o.scratch_bytes = s.scratch_bytes;
-  o.read_only = base::mapped_library_folders();
+  o.read_only = eval::mapped_library_folders();
   o.limits = s.limits;
   o.cgroup = s.cgroup;
-  auto child = base::spawn_sandboxed(o);
+  auto child = eval::spawn_sandboxed(o);
   close(job_fd);
   close(pair[1]);
   if (!child) return child.error().wrap("starting the runner");

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "base/sandbox.h"
+#include "eval/sandbox/sandbox.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/channel.h"
 #include "eval/worker/device.h"
@@ -72,7 +72,7 @@ class RunnerLink {
   // Hands the runner the arena's descriptor over the socket, and waits until it has mapped it.
   base::Status attach(const Arena& arena);
 
-  const base::SandboxLayers& layers() const { return layers_; }
+  const eval::SandboxLayers& layers() const { return layers_; }
   bool filtered() const { return filtered_; }
   const std::string& filter_note() const { return filter_note_; }
 
@@ -104,7 +104,7 @@ class RunnerLink {
   int socket_fd_ = -1;  // the judge's end of the arena's socket
   uint32_t seq_ = 1;
   uint32_t calls_ = 0;  // of the request in flight
-  base::SandboxLayers layers_;
+  eval::SandboxLayers layers_;
   bool filtered_ = false;
   std::string filter_note_;
 };

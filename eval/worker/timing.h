@@ -15,7 +15,7 @@
 
 #include "base/result.h"
 #include "eval/job.h"
-#include "eval/outcome.h"
+#include "eval/verdict/outcome.h"
 #include "eval/worker/device.h"
 
 namespace eval::worker {

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <future>
 
-#include "eval/shim.h"
+#include "eval/build/shim.h"
 #include <thread>
 
 #include "gpu/gpu_support.h"

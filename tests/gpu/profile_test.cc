@@ -10,8 +10,8 @@
 
 #include "base/fs.h"
 #include "base/subprocess.h"
-#include "eval/problem_index.h"
-#include "eval/shim.h"
+#include "eval/problems/problem_index.h"
+#include "eval/build/shim.h"
 #include "gpu/gpu_support.h"
 #include "profiler/summary.h"
 #include "test_support.h"

@@ -6,7 +6,7 @@
 
 #include <future>
 
-#include "eval/shim.h"
+#include "eval/build/shim.h"
 #include "gpu/gpu_support.h"
 #include "test_support.h"
 

@@ -13,9 +13,9 @@
 #include "base/fs.h"
 #include "base/sha256.h"
 #include "base/subprocess.h"
-#include "eval/compiler.h"
-#include "eval/problem.h"
-#include "eval/shim.h"
+#include "eval/build/compiler.h"
+#include "eval/problems/problem.h"
+#include "eval/build/shim.h"
 
 namespace fs = std::filesystem;
 

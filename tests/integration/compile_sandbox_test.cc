@@ -13,7 +13,7 @@
 
 #include "base/fs.h"
 #include "base/text.h"
-#include "eval/compiler.h"
+#include "eval/build/compiler.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

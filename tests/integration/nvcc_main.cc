@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "eval/compiler.h"
+#include "eval/build/compiler.h"
 
 int main(int argc, char** argv) {
   if (eval::build_toolchain().nvcc.empty()) {

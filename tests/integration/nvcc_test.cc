@@ -10,7 +10,7 @@
 #include "base/fs.h"
 #include "base/sha256.h"
 #include "base/subprocess.h"
-#include "eval/compiler.h"
+#include "eval/build/compiler.h"
 
 namespace fs = std::filesystem;
 

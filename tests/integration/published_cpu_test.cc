@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "agent/campaign/prompt.h"
-#include "eval/compile_log.h"
+#include "eval/build/compile_log.h"
 #include "test_support.h"
 
 using eval::Status;

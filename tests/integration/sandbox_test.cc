@@ -1,4 +1,4 @@
-// The runner's sandbox on its own (base/sandbox.h, base/cgroup.h): programs
+// The runner's sandbox on its own (eval/sandbox/sandbox.h, base/cgroup.h): programs
 // of the system run in it and report what they see.
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@
 
 #include "base/cgroup.h"
 #include "base/fs.h"
-#include "base/sandbox.h"
+#include "eval/sandbox/sandbox.h"
 #include "base/text.h"
 #include "test_support.h"
 
@@ -22,7 +22,7 @@ namespace {
 struct Ran {
   std::string out;
   int status = 0;
-  base::SandboxLayers layers;
+  eval::SandboxLayers layers;
 };
 
 // Runs argv in the sandbox and collects its stdout and how it ended.
@@ -30,14 +30,14 @@ Ran sandboxed(const std::vector<std::string>& argv, bool walk = false, const bas
   test_support::TempDir root("refinery-sandbox-test");
   int out[2];
   REQUIRE(pipe2(out, O_CLOEXEC) == 0);
-  base::SandboxOptions o;
+  eval::SandboxOptions o;
   o.argv = argv;
   o.env = {"PATH=/usr/bin:/bin"};
   o.root_dir = root.path;
   o.stdout_fd = out[1];
   o.remount_by_walk = walk;
   o.cgroup = cgroup;
-  auto child = base::spawn_sandboxed(o);
+  auto child = eval::spawn_sandboxed(o);
   close(out[1]);
   REQUIRE_MESSAGE(child.ok(), (child.ok() ? "" : child.error().message));
   Ran r;
@@ -66,7 +66,7 @@ std::vector<std::string> writable_mounts(const std::string& mountinfo) {
 
 }  // namespace
 
-TEST_SUITE("base::spawn_sandboxed") {
+TEST_SUITE("eval::spawn_sandboxed") {
   TEST_CASE("every bound folder and every mount below one is read-only: with mount_setattr, and one by one") {
     for (bool walk : {false, true}) {
       CAPTURE(walk);

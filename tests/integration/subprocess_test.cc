@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/fs.h"
-#include "base/sandbox.h"
+#include "eval/sandbox/sandbox.h"
 #include "base/subprocess.h"
 
 // These tests start real child processes through /bin/sh and coreutils.
@@ -323,10 +323,10 @@ namespace {
 // What a compiler would see: the toolchain, and one folder of its own.
 base::SpawnOptions sandboxed(const std::string& script, const std::string& scratch) {
   auto o = shell(script);
-  base::SandboxView view = base::toolchain_view();
+  eval::SandboxView view = eval::toolchain_view();
   view.read_write = {scratch};
   view.require_every_layer = true;
-  o.start = std::make_shared<base::SandboxStarter>(std::move(view));
+  o.start = std::make_shared<eval::SandboxStarter>(std::move(view));
   o.cwd = scratch;
   return o;
 }

@@ -2,8 +2,8 @@
 // (Each reference is compiled and run by `refinery problems check`.)
 #include <doctest/doctest.h>
 
-#include "eval/problem.h"
-#include "eval/problem_index.h"
+#include "eval/problems/problem.h"
+#include "eval/problems/problem_index.h"
 
 TEST_SUITE("problems/ suite") {
   TEST_CASE("every problem in the suite loads, with both size presets") {

@@ -9,7 +9,7 @@
 
 #include "agent/campaign/campaign.h"
 #include "base/fs.h"
-#include "eval/problem_index.h"
+#include "eval/problems/problem_index.h"
 #include "test_support.h"
 
 namespace {

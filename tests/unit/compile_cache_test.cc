@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/fs.h"
-#include "base/sandbox.h"
+#include "eval/sandbox/sandbox.h"
 #include "base/sha256.h"
 #include "base/text.h"
-#include "eval/compiler.h"
+#include "eval/build/compiler.h"
 #include "fakes.h"
 
 namespace fs = std::filesystem;
@@ -333,9 +333,9 @@ TEST_SUITE("eval::CompileService") {
     REQUIRE(f.runner.spawns.size() >= 5);  // two versions, the header, g++, nvcc's plan and nvcc
     for (const auto& o : f.runner.spawns) {
       INFO(o.argv[0], " ", (o.argv.size() > 1 ? o.argv[1] : ""));
-      auto* sandbox = dynamic_cast<const base::SandboxStarter*>(o.start.get());
+      auto* sandbox = dynamic_cast<const eval::SandboxStarter*>(o.start.get());
       REQUIRE(sandbox);
-      const base::SandboxView& view = sandbox->view();
+      const eval::SandboxView& view = sandbox->view();
       const auto& ro = view.read_only;
       for (const char* path : {"/opt/torch/include", "/opt/torch/lib", "/usr/local/cuda", "/opt/host-compiler",
                                "/etc/ld.so.cache"})

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "eval/compile_log.h"
+#include "eval/build/compile_log.h"
 
 using eval::clean_compile_log;
 using eval::refinery_errors;

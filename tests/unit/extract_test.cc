@@ -3,7 +3,7 @@
 #include "agent/campaign/extract.h"
 
 namespace {
-// C++ and CUDA C++ take the same fence tags (eval/language.cc): the cuda row stands for both.
+// C++ and CUDA C++ take the same fence tags (eval/build/language.cc): the cuda row stands for both.
 agent::Extraction extract_code(const std::string& response) {
   return agent::extract_code(response, eval::language(eval::LanguageId::cuda_cxx));
 }

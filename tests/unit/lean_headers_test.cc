@@ -1,4 +1,4 @@
-// Lean headers (eval/lean_headers.h) against a small LibTorch tree written
+// Lean headers (eval/build/lean_headers.h) against a small LibTorch tree written
 // by the test, and the compile service's fall-back to the full headers.
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "base/fs.h"
-#include "eval/compiler.h"
-#include "eval/lean_headers.h"
+#include "eval/build/compiler.h"
+#include "eval/build/lean_headers.h"
 #include "fakes.h"
 
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "base/fs.h"
-#include "eval/nvcc_split.h"
+#include "eval/build/nvcc_split.h"
 
 namespace {
 std::string dryrun() {

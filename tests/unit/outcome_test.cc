@@ -4,8 +4,8 @@
 #include <functional>
 
 #include "eval/job.h"
-#include "eval/outcome.h"
-#include "eval/shim.h"
+#include "eval/verdict/outcome.h"
+#include "eval/build/shim.h"
 
 namespace {
 using nlohmann::json;

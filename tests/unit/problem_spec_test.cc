@@ -7,9 +7,9 @@
 
 #include "base/fs.h"
 #include "eval/evaluate.h"
-#include "eval/problem.h"
-#include "eval/problem_index.h"
-#include "eval/shim.h"
+#include "eval/problems/problem.h"
+#include "eval/problems/problem_index.h"
+#include "eval/build/shim.h"
 
 namespace fs = std::filesystem;
 

@@ -2,7 +2,7 @@
 
 #include "agent/campaign/prompt.h"
 #include "base/fs.h"
-#include "eval/problem_index.h"
+#include "eval/problems/problem_index.h"
 #include "test_support.h"
 
 namespace {

@@ -1,10 +1,10 @@
-// Speedups set aside: the quarantine (eval/quarantine.h) and library-only
+// Speedups set aside: the quarantine (eval/verdict/quarantine.h) and library-only
 // candidates (eval.library_only), in the verdict, the config and the report.
 #include <doctest/doctest.h>
 
 #include "agent/config.h"
 #include "agent/report/report_printers.h"
-#include "eval/quarantine.h"
+#include "eval/verdict/quarantine.h"
 
 using eval::KernelEvidence;
 using eval::LibraryOnly;

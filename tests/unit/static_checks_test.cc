@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "eval/static_checks.h"
+#include "eval/build/static_checks.h"
 #include "test_support.h"
 
 using eval::Finding;
