@@ -233,7 +233,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (c.models.empty()) return doc.error_at(models, "'models' is empty");
   if (c.strategies.empty()) return doc.error_at(strategies, "'strategies' is empty");
 
-  if (root["eval"]) TRY(decode_eval_section(doc, root["eval"], c.eval));
+  if (root["eval"]) TRY(decode_eval_section(doc, root["eval"], c.eval, &c.notes));
   if (root["report"]) {
     const YAML::Node& rep = root["report"];
     TRY(yaml::expect_map(doc, rep, "'report'"));

@@ -75,6 +75,8 @@ struct Config {
   // (not out of the attempt and cost counts): ids, ranges, set:NAME or
   // tag:NAME, as `problems.ids` takes them ("set:degenerate").
   std::vector<std::string> leave_out;
+  // Keys given by an old name (eval.runners): each a note that refinery run prints.
+  std::vector<std::string> notes;
 };
 
 base::Result<Config> load_config(const std::string& path);

@@ -203,12 +203,13 @@ const std::vector<EvalKey>& eval_keys() {
        "timed calls per window (default: sized from the reference's warm-up); for benchmarks",
        kNotInCampaign + "it fixes the judge's window for benchmarks of the judge (bench/batch_size.sh)",
        [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 1 << 16), e.timing.batch_calls); }},
-      {"threads", "threads", F::value, "cpu backend: threads for reference and candidate (default: all, or a runner's share)",
+      {"threads", "threads", F::value, "cpu backend: threads for reference and candidate (default: all, or a worker's share)",
        "", [](KeySource& s, EvalSettings& e) { return into(s.integer(0, 1024), e.threads); }},
       {"devices", "devices", F::value, "cuda: the GPUs evaluations run on, such as 0,2, or all (default: all)", "",
        decode_devices},
-      {"runners", "runners", F::value, "cpu backend: evaluations run (and timed) at once (default 1)", "",
-       [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 256), e.launch.runners); }},
+      {"workers", "workers", F::value,
+       "cpu backend: evaluations run (and timed) at once, each a worker of its own (default 1)", "",
+       [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 256), e.launch.workers); }, "runners"},
       {"cuda_arch", "cuda-arch", F::value, "nvcc target, e.g. 90a (default: the GPU's, else 90a)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.text(), e.compile.cuda_arch); }},
       {"", "cache-dir", F::value, "compile cache (default: ~/.cache/refinery)",
@@ -282,34 +283,58 @@ const std::vector<EvalKey>& eval_keys() {
 const std::vector<FlagSpec>& eval_flags() {
   static const std::vector<FlagSpec> flags = [] {
     std::vector<FlagSpec> out;
-    for (const auto& row : eval_keys())
+    for (const auto& row : eval_keys()) {
       if (!row.flag.empty()) out.push_back({row.flag, row.form == FlagForm::value, row.help});
+      if (!row.old_name.empty())
+        out.push_back({row.old_name, row.form == FlagForm::value, "the old name of --" + row.flag + " (deprecated)"});
+    }
     out.push_back({"json", false, "print one JSON object per evaluation"});
     return out;
   }();
   return flags;
 }
 
-Status decode_eval_section(const yaml::Document& doc, const YAML::Node& section, EvalSettings& settings) {
+Status decode_eval_section(const yaml::Document& doc, const YAML::Node& section, EvalSettings& settings,
+                           std::vector<std::string>* notes) {
   TRY(yaml::expect_map(doc, section, "'eval'"));
   std::vector<std::string> keys;
-  for (const auto& row : eval_keys())
+  for (const auto& row : eval_keys()) {
     if (!row.key.empty()) keys.push_back(row.key);
+    if (!row.old_name.empty()) keys.push_back(row.old_name);
+  }
   TRY(yaml::check_keys(doc, section, keys, "eval"));
   for (const auto& row : eval_keys()) {
-    if (row.key.empty() || !section[row.key]) continue;
-    const YAML::Node value = section[row.key];
-    YamlSource source(doc, value, row.key);
+    if (row.key.empty()) continue;
+    std::string name = row.key;
+    if (!row.old_name.empty() && section[row.old_name]) {
+      const YAML::Node old_value = section[row.old_name];  // YamlSource keeps a reference
+      YamlSource old(doc, old_value, row.old_name);
+      if (section[row.key])
+        return old.error("'" + row.old_name + "' is the old name of '" + row.key + "': give only '" + row.key + "'", -1);
+      name = row.old_name;
+      if (notes) notes->push_back("eval." + row.old_name + " is deprecated: it is now eval." + row.key + " (the same setting)");
+    }
+    if (!section[name]) continue;
+    const YAML::Node value = section[name];
+    YamlSource source(doc, value, name);
     TRY(row.decode(source, settings));
   }
   return {};
 }
 
-Result<EvalSettings> eval_settings_from_args(const Args& args) {
+Result<EvalSettings> eval_settings_from_args(const Args& args, std::vector<std::string>* notes) {
   EvalSettings settings;
   for (const auto& row : eval_keys()) {
-    if (row.flag.empty() || !args.has(row.flag)) continue;
-    FlagSource source(args, row);
+    if (row.flag.empty()) continue;
+    EvalKey as_given = row;
+    if (!row.old_name.empty() && args.has(row.old_name)) {
+      if (args.has(row.flag))
+        return base::usage_error("--" + row.old_name + " is the old name of --" + row.flag + ": give only --" + row.flag);
+      as_given.flag = row.old_name;
+      if (notes) notes->push_back("--" + row.old_name + " is deprecated: it is now --" + row.flag + " (the same setting)");
+    }
+    if (!args.has(as_given.flag)) continue;
+    FlagSource source(args, as_given);
     TRY(row.decode(source, settings));
   }
   return settings;

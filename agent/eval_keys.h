@@ -49,6 +49,9 @@ struct EvalKey {
   std::string help;     // the flag's --help line
   std::string why_not;  // why the key or the flag is missing
   base::Status (*decode)(KeySource& source, eval::EvalSettings& settings);
+  // An earlier name of both the key and the flag, still accepted with a
+  // deprecation note (never both names at once); empty: none.
+  std::string old_name = {};
 };
 
 const std::vector<EvalKey>& eval_keys();
@@ -56,11 +59,13 @@ const std::vector<EvalKey>& eval_keys();
 // The flags of the table, in its order, and --json: shared by eval, problems check and doctor.
 const std::vector<FlagSpec>& eval_flags();
 
-// A config's eval: section over `settings` (unknown keys are errors).
+// A config's eval: section over `settings` (unknown keys are errors); a key
+// given by its old name adds a deprecation note to `notes`.
 base::Status decode_eval_section(const base::yaml::Document& doc, const YAML::Node& section,
-                                 eval::EvalSettings& settings);
+                                 eval::EvalSettings& settings, std::vector<std::string>* notes = nullptr);
 
-// The table's flags among `args`, over defaults; a bad value is a usage error.
-base::Result<eval::EvalSettings> eval_settings_from_args(const Args& args);
+// The table's flags among `args`, over defaults; a bad value is a usage
+// error. A flag given by its old name adds a deprecation note to `notes`.
+base::Result<eval::EvalSettings> eval_settings_from_args(const Args& args, std::vector<std::string>* notes = nullptr);
 
 }  // namespace agent

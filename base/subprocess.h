@@ -88,14 +88,14 @@ Result<ProcessResult> run_process(const SpawnOptions& options);
 // The narrow interface the compile service and the worker launcher spawn
 // through; tests pass a fake. Implementations must be safe to call from
 // several threads.
-class ProcessRunner {
+class ProcessSpawner {
  public:
-  virtual ~ProcessRunner() = default;
+  virtual ~ProcessSpawner() = default;
   virtual Result<ProcessResult> run(const SpawnOptions& options) = 0;
 };
 
 // Runs real processes with run_process().
-class SystemProcessRunner : public ProcessRunner {
+class SystemProcessSpawner : public ProcessSpawner {
  public:
   Result<ProcessResult> run(const SpawnOptions& options) override { return run_process(options); }
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Evaluation throughput with 1, 2 and 4 runners (eval.runners on cpu; on a
+# Evaluation throughput with 1, 2 and 4 runners (eval.workers on cpu; on a
 # GPU host the same logic runs one worker per GPU), and the cost of sharding:
 # the offline quickstart (the replay provider answers at once) with a warm
 # compile cache, so that what is measured is the evaluations.
@@ -20,7 +20,7 @@ cache=$work/cache
 cp configs/quickstart-responses.jsonl "$work/"
 config() {  # runners -> path
   local path=$work/quickstart-$1.yaml
-  sed "s/backend: auto/backend: cpu\n  runners: $1/" configs/quickstart.yaml | sed 's/\\n/\n/' > "$path"
+  sed "s/backend: auto/backend: cpu\n  workers: $1/" configs/quickstart.yaml | sed 's/\\n/\n/' > "$path"
   echo "$path"
 }
 seconds() { python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' "$@"; }

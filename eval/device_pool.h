@@ -1,7 +1,7 @@
 // The devices evaluations run on: one worker at a time on each, so that
 // timings never share a device, and as many at once as there are devices
 // (every visible GPU, the GPUs a config lists, or on the cpu backend
-// `eval.runners` slots that work the same way, so the logic runs in CI).
+// `eval.workers` slots that work the same way, so the logic runs in CI).
 //
 // A device whose job faulted or hung (device_suspect) is probed before it is
 // used again: the problem's reference run against itself on it. A device

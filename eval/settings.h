@@ -52,9 +52,10 @@ struct LaunchSettings {
   double timeout = 300;        // seconds before the worker's process group is killed
   bool keep_job_dirs = false;  // leave the worker's job folders behind, for debugging
   // cuda: the GPUs evaluations run on, one worker at a time on each; empty:
-  // every GPU the worker sees. cpu: `runners` evaluations at once.
+  // every GPU the worker sees. cpu: `workers` evaluations at once (config key
+  // `workers`, once `runners`).
   std::vector<int> devices;
-  int runners = 1;
+  int workers = 1;
   bool operator==(const LaunchSettings&) const = default;
 };
 

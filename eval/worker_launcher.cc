@@ -79,8 +79,8 @@ const base::CgroupParent& WorkerLauncher::cgroup_parent() {
   return cgroup_parent_;
 }
 
-WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner)
-    : options_(std::move(options)), runner_(runner) {
+WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessSpawner& spawner)
+    : options_(std::move(options)), spawner_(spawner) {
   // The worker runs inside its job folder: every path handed to it is absolute.
   options_.scratch_dir = fs::absolute(options_.scratch_dir).string();
 }
@@ -128,7 +128,7 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
               {RLIMIT_FSIZE, options_.file_size_limit_bytes},
               {RLIMIT_NOFILE, 4096}};
   if (options_.memory_limit_bytes) o.limits.push_back({RLIMIT_AS, options_.memory_limit_bytes});
-  TRY_ASSIGN(base::ProcessResult p, runner_.run(o));
+  TRY_ASSIGN(base::ProcessResult p, spawner_.run(o));
 
   Outcome outcome;
   std::string phase = last_line(job.progress_path);

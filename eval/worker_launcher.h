@@ -53,7 +53,7 @@ uint64_t default_memory_limit();
 
 class WorkerLauncher {
  public:
-  WorkerLauncher(LaunchOptions options, base::ProcessRunner& runner);
+  WorkerLauncher(LaunchOptions options, base::ProcessSpawner& spawner);
   // `wrapper` (ncu and its arguments) goes before the worker's command; "{dir}"
   // in it is the job's folder. `read_back`, a file the wrapper writes in that
   // folder, is returned in `read_back_text` (empty if it was not written).
@@ -66,7 +66,7 @@ class WorkerLauncher {
   const base::CgroupParent& cgroup_parent();
 
   LaunchOptions options_;
-  base::ProcessRunner& runner_;
+  base::ProcessSpawner& spawner_;
   std::once_flag cgroup_once_;
   base::CgroupParent cgroup_parent_;
 };

@@ -15,7 +15,7 @@ namespace fakes {
 // A compiler that answers --version, "compiles" by writing the -o file, and
 // fails any source containing BROKEN (an error), KILLED (signal 9), NOSPACE
 // (a full disk) or MEMORY_BOMB (the memory cap). Records every spawn.
-class FakeCompiler : public base::ProcessRunner {
+class FakeCompiler : public base::ProcessSpawner {
  public:
   base::Result<base::ProcessResult> run(const base::SpawnOptions& o) override {
     std::lock_guard<std::mutex> lock(mutex);

@@ -63,14 +63,14 @@ struct RealEvaluator {
     co.cache_dir = cache_dir();
     co.cuda_arch = cuda_arch;
     co.lean_headers = lean_headers;
-    compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, runner);
+    compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, spawner);
     eval::LaunchOptions lo;
     lo.worker_path = REFINERY_WORKER_PATH;
     lo.scratch_dir = cache_dir() + "/jobs";
     lo.timeout_seconds = timeout_seconds;
     lo.memory_limit_bytes = memory_limit_bytes;
     lo.runner_memory_bytes = runner_memory_bytes;
-    launcher = std::make_unique<eval::WorkerLauncher>(lo, runner);
+    launcher = std::make_unique<eval::WorkerLauncher>(lo, spawner);
     evaluator = std::make_unique<eval::Evaluator>(*compiler, *launcher);
     settings.backend = backend;
     settings.size = backend == eval::Backend::cpu ? "small" : "full";
@@ -96,7 +96,7 @@ struct RealEvaluator {
     return std::move(outcome).value();
   }
 
-  base::SystemProcessRunner runner;
+  base::SystemProcessSpawner spawner;
   std::unique_ptr<eval::CompileService> compiler;
   std::unique_ptr<eval::WorkerLauncher> launcher;
   std::unique_ptr<eval::Evaluator> evaluator;

@@ -81,9 +81,11 @@ struct ChainState {
   int turn = 0;                  // the turn being run
 };
 
-class Runner {
+// Admits chains, asks the models and hands each answer to an evaluation slot
+// (never called a runner: that word is the sandboxed process running model code).
+class Scheduler {
  public:
-  explicit Runner(CampaignDeps& deps) : d_(deps) {}
+  explicit Scheduler(CampaignDeps& deps) : d_(deps) {}
 
   base::Status run() {
     // Problems outermost and models innermost, so that the chains admitted
@@ -342,7 +344,7 @@ class Runner {
 
 }  // namespace
 
-base::Status run_campaign(CampaignDeps& deps) { return Runner(deps).run(); }
+base::Status run_campaign(CampaignDeps& deps) { return Scheduler(deps).run(); }
 
 int default_eval_threads(eval::Backend backend, int devices) {
   devices = std::max(1, devices);

@@ -79,8 +79,8 @@ struct CampaignDeps {
 base::Status run_campaign(CampaignDeps& deps);
 
 // The evaluation threads a backend wants with `devices` devices (GPUs, or cpu
-// runners). cuda: one per core for compiles, plus one per GPU so that every
-// GPU times while every core compiles. cpu: one per runner, because there a
+// workers). cuda: one per core for compiles, plus one per GPU so that every
+// GPU times while every core compiles. cpu: one per worker, because there a
 // compile would share the cores with the timing.
 int default_eval_threads(eval::Backend backend, int devices = 1);
 

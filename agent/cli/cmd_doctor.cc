@@ -29,7 +29,9 @@ int cmd_doctor(const std::vector<std::string>& argv) {
                  args.error().message.c_str(), flags_help(eval_flags()).c_str());
     return 2;
   }
-  auto settings = eval_settings_from_args(*args);
+  std::vector<std::string> notes;
+  auto settings = eval_settings_from_args(*args, &notes);
+  for (const auto& note : notes) std::fprintf(stderr, "refinery doctor: %s\n", note.c_str());
   if (!settings) {
     std::fprintf(stderr, "refinery doctor: %s\n", settings.error().message.c_str());
     return base::exit_code(settings.error());

@@ -34,7 +34,9 @@ int cmd_eval(const std::vector<std::string>& argv) {
   };
   auto source = base::read_file(args->get("candidate"));
   if (!source) return fail(source.error());
-  auto settings = eval_settings_from_args(*args);
+  std::vector<std::string> notes;
+  auto settings = eval_settings_from_args(*args, &notes);
+  for (const auto& note : notes) std::fprintf(stderr, "refinery eval: %s\n", note.c_str());
   if (!settings) return fail(settings.error());
   auto problem = problem_index(settings->problems_dir).find(args->get("problem"));
   if (!problem) return fail(problem.error());

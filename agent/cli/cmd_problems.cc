@@ -82,7 +82,9 @@ int show(const Args& args) {
 }
 
 int check(const Args& args) {
-  auto settings = eval_settings_from_args(args);
+  std::vector<std::string> notes;
+  auto settings = eval_settings_from_args(args, &notes);
+  for (const auto& note : notes) std::fprintf(stderr, "refinery problems check: %s\n", note.c_str());
   if (!settings) {
     std::fprintf(stderr, "refinery problems check: %s\n", settings.error().message.c_str());
     return base::exit_code(settings.error());

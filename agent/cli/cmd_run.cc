@@ -206,6 +206,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (!config_text) return fail(config_text.error());
   auto config = parse_config(*config_text, config_path);
   if (!config) return fail(config.error());
+  for (const auto& note : config->notes) std::fprintf(stderr, "refinery run: %s: %s\n", config_path.c_str(), note.c_str());
   auto problems = select_problems(*config, problem_index(args->get("problems")));
   if (!problems) return fail(problems.error());
   {  // a report.leave_out that names nothing is a broken config, known now rather than after the campaign

@@ -24,13 +24,13 @@ struct Probe {
   std::string hardware;
 };
 
-Probe probe_worker(base::ProcessRunner& runner, const std::string& worker) {
+Probe probe_worker(base::ProcessSpawner& spawner, const std::string& worker) {
   base::SpawnOptions o;
   o.argv = {worker, "--probe"};
   o.env = eval::current_environment();
   o.timeout_seconds = 60;
   Probe p;
-  auto r = runner.run(o);
+  auto r = spawner.run(o);
   if (!r || !r->exited_ok()) return p;
   auto j = nlohmann::json::parse(r->out, nullptr, false);
   if (j.is_discarded()) return p;
@@ -64,7 +64,7 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
 
   eval::EvalSettings& s = ctx->settings;
   s = settings;
-  Probe probe = probe_worker(ctx->runner, worker);
+  Probe probe = probe_worker(ctx->spawner, worker);
   s.backend = s.asked.backend.value_or(probe.cuda ? eval::Backend::cuda : eval::Backend::cpu);
   s.size = s.asked.size.value_or(s.backend == eval::Backend::cuda ? "full" : "small");
   // Every text of an outcome, and every compile log before the cache stores it, is redacted of these.
@@ -93,7 +93,7 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
   co.sandbox.allow_incomplete = s.allow_untrusted;
   co.sandbox.caps.memory_bytes = static_cast<uint64_t>(s.compile.memory_gib * (1ull << 30));
   co.cuda_arch = !s.compile.cuda_arch.empty() ? s.compile.cuda_arch : probe.arch.empty() ? "90a" : probe.arch;
-  ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->runner);
+  ctx->compiler = std::make_unique<eval::CompileService>(eval::build_toolchain(), co, ctx->spawner);
 
   eval::LaunchOptions lo;
   lo.worker_path = worker;
@@ -105,7 +105,7 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
   // reserves vast address space, so only cpu gets the address-space cap too.
   lo.runner_memory_bytes = eval::default_memory_limit();
   if (s.backend == eval::Backend::cpu) lo.memory_limit_bytes = eval::default_memory_limit();
-  ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->runner);
+  ctx->launcher = std::make_unique<eval::WorkerLauncher>(lo, ctx->spawner);
   if (s.backend == eval::Backend::cuda) {
     // Every GPU the worker sees, or those the config lists (each must be one it sees).
     for (int d : s.launch.devices)
@@ -116,10 +116,10 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
     if (ctx->devices.empty())
       for (int d = 0; d < std::max(1, probe.cuda_devices); ++d) ctx->devices.push_back(d);
   } else {
-    for (int r = 0; r < std::max(1, s.launch.runners); ++r) ctx->devices.push_back(r);
-    // Runners share the cores: each gets its part unless --threads says otherwise.
-    if (s.launch.runners > 1 && s.threads == 0)
-      s.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / s.launch.runners);
+    for (int r = 0; r < std::max(1, s.launch.workers); ++r) ctx->devices.push_back(r);
+    // Workers share the cores: each gets its part unless --threads says otherwise.
+    if (s.launch.workers > 1 && s.threads == 0)
+      s.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / s.launch.workers);
   }
   ctx->evaluator = std::make_unique<eval::Evaluator>(*ctx->compiler, *ctx->launcher, ctx->devices);
   ctx->hardware = probe.hardware;

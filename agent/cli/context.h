@@ -23,7 +23,7 @@
 namespace agent {
 
 struct Context {
-  base::SystemProcessRunner runner;
+  base::SystemProcessSpawner spawner;
   std::unique_ptr<eval::ProblemIndex> problems;
   std::unique_ptr<eval::CompileService> compiler;
   std::unique_ptr<eval::WorkerLauncher> launcher;

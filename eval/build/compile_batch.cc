@@ -125,7 +125,7 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   auto spawn = [&](std::vector<std::string> argv) {
     base::SpawnOptions o = compile_spawn(toolchain_, options_, std::move(argv), tmp, visible);
     o.timeout_seconds = options_.timeout_seconds * static_cast<double>(jobs.size());
-    return runner_.run(o);
+    return spawner_.run(o);
   };
   std::vector<std::string> argv = {compiler};
   if (!pch.empty()) argv.insert(argv.end(), {"-I" + pch, "-include", kPchHeader, "-Winvalid-pch"});

@@ -155,12 +155,12 @@ Result<CompiledLibrary> read_entry(const fs::path& dir, const CompileCache& cach
 }  // namespace
 
 CompileService::CompileService(Toolchain toolchain, CompileOptions options,
-                               base::ProcessRunner& runner)
+                               base::ProcessSpawner& spawner)
     : toolchain_(std::move(toolchain)),
       options_(std::move(options)),
       redactor_(options_.secrets),
       cache_(fs::absolute(options_.cache_dir).string(), options_.limits),
-      runner_(runner),
+      spawner_(spawner),
       slots_(options_.max_parallel > 0 ? options_.max_parallel
                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
   // Compiles run inside their own folders: every path handed to them is absolute.
@@ -175,7 +175,7 @@ Result<std::string> CompileService::compiler_version(const std::string& compiler
   }
   base::SpawnOptions o = compile_spawn(toolchain_, options_, {compiler, "--version"}, "", {});
   o.timeout_seconds = 60;
-  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  TRY_ASSIGN(base::ProcessResult r, spawner_.run(o));
   if (!r.exited_ok()) return Error{"cannot run " + compiler + " --version: " + r.err};
   std::string version = base::trim(r.out);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -189,7 +189,7 @@ Result<std::vector<std::string>> CompileService::sandbox_missing() {
   base::SpawnOptions o = compile_spawn(toolchain_, probe, {toolchain_.cxx, "--version"}, "", {});
   o.timeout_seconds = 60;
   if (!o.start) return std::vector<std::string>{"the sandbox: off (CompileSandbox::enabled)"};
-  TRY_ASSIGN(base::ProcessResult r, runner_.run(o));
+  TRY_ASSIGN(base::ProcessResult r, spawner_.run(o));
   if (!r.exited_ok()) return Error{"cannot run " + toolchain_.cxx + " --version in the sandbox: " + r.err};
   return r.refused_layers;
 }
@@ -227,7 +227,7 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
     // What it builds is LibTorch's, not a candidate's: no cap on its size.
     CompileOptions pch_options = options_;
     pch_options.sandbox.caps.file_bytes = 0;
-    auto r = scratch ? runner_.run(compile_spawn(toolchain_, pch_options, argv, *scratch, {dir.string()}))
+    auto r = scratch ? spawner_.run(compile_spawn(toolchain_, pch_options, argv, *scratch, {dir.string()}))
                      : base::Result<base::ProcessResult>(scratch.error());
     std::error_code ec;
     if (r && r->exited_ok() && seal(*scratch, Access::compilers)) fs::rename(built, gch, ec);
@@ -452,7 +452,7 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
   }
   auto run = [&](const base::SpawnOptions& spawn) -> Result<base::ProcessResult> {
     NvccSteps steps;
-    auto r = use_nvcc ? run_nvcc_split(runner_, spawn, key, &steps) : runner_.run(spawn);
+    auto r = use_nvcc ? run_nvcc_split(spawner_, spawn, key, &steps) : spawner_.run(spawn);
     if (r && !use_nvcc) steps.emplace_back("compile and link", r->wall_seconds);
     out.steps.insert(out.steps.end(), steps.begin(), steps.end());
     return r;

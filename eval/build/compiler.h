@@ -142,7 +142,7 @@ std::string describe_build(Build build, const CompileOptions& options);
 
 class CompileService {
  public:
-  CompileService(Toolchain toolchain, CompileOptions options, base::ProcessRunner& runner);
+  CompileService(Toolchain toolchain, CompileOptions options, base::ProcessSpawner& spawner);
 
   // Dispatches on the job's language's build step.
   base::Result<CompiledLibrary> compile(const CompileJob& job);
@@ -185,7 +185,7 @@ class CompileService {
   CompileOptions options_;
   base::Redactor redactor_;  // of options_.secrets
   CompileCache cache_;
-  base::ProcessRunner& runner_;
+  base::ProcessSpawner& spawner_;
   std::mutex mutex_;  // guards versions_, pch_dir_ and compat_dir_
   std::vector<std::pair<std::string, std::string>> versions_;
   std::string pch_dir_;

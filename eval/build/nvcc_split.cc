@@ -84,24 +84,24 @@ Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::st
   return plan;
 }
 
-Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const base::SpawnOptions& nvcc,
+Result<base::ProcessResult> run_nvcc_split(base::ProcessSpawner& spawner, const base::SpawnOptions& nvcc,
                                            const std::string& salt, NvccSteps* steps) {
   NvccSteps ignored;
   if (!steps) steps = &ignored;
   steps->clear();
   base::SpawnOptions dry = nvcc;
   dry.argv.push_back("--dryrun");
-  TRY_ASSIGN(base::ProcessResult planned, runner.run(dry));
+  TRY_ASSIGN(base::ProcessResult planned, spawner.run(dry));
   auto plan = planned.exited_ok() ? parse_nvcc_plan(planned.err, salt) : Result<NvccPlan>(Error{"dryrun failed"});
   if (!plan || !base::write_file(plan->module_id_path, plan->module_id).ok()) {
-    auto whole = runner.run(nvcc);
+    auto whole = spawner.run(nvcc);
     if (whole) steps->emplace_back("nvcc", whole->wall_seconds);
     return whole;
   }
   steps->emplace_back("plan", planned.wall_seconds);
 
-  auto device_future = std::async(std::launch::async, [&] { return runner.run(shell(nvcc, *plan, plan->device)); });
-  auto host = runner.run(shell(nvcc, *plan, plan->host));
+  auto device_future = std::async(std::launch::async, [&] { return spawner.run(shell(nvcc, *plan, plan->device)); });
+  auto host = spawner.run(shell(nvcc, *plan, plan->host));
   auto device = device_future.get();
   if (!host) return host.error();
   if (!device) return device.error();
@@ -113,7 +113,7 @@ Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const ba
     device->err = host->err + device->err;
     return device;
   }
-  TRY_ASSIGN(base::ProcessResult rest, runner.run(shell(nvcc, *plan, plan->rest)));
+  TRY_ASSIGN(base::ProcessResult rest, spawner.run(shell(nvcc, *plan, plan->rest)));
   steps->emplace_back("host compile and link", rest.wall_seconds);
   rest.out = host->out + device->out + rest.out;
   rest.err = host->err + device->err + rest.err;

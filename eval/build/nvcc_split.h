@@ -43,7 +43,7 @@ base::Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const s
 // `nvcc` alone when the plan was not used.
 using NvccSteps = std::vector<std::pair<std::string, double>>;
 
-base::Result<base::ProcessResult> run_nvcc_split(base::ProcessRunner& runner, const base::SpawnOptions& nvcc,
+base::Result<base::ProcessResult> run_nvcc_split(base::ProcessSpawner& spawner, const base::SpawnOptions& nvcc,
                                                  const std::string& salt, NvccSteps* steps = nullptr);
 
 }  // namespace eval

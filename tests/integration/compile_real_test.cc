@@ -22,11 +22,11 @@ namespace fs = std::filesystem;
 TEST_SUITE("eval::CompileService with the real compiler") {
   TEST_CASE("compiles a LibTorch source into a library, then finds it in the cache") {
     auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-real-cache");
-    base::SystemProcessRunner runner;
+    base::SystemProcessSpawner spawner;
     eval::CompileOptions options;
     options.cache_dir = cache;
     options.use_pch = false;
-    eval::CompileService service(eval::build_toolchain(), options, runner);
+    eval::CompileService service(eval::build_toolchain(), options, spawner);
     eval::CompileJob job{eval::Backend::cpu, eval::LanguageId::cxx, false,
                          "#include <ATen/ATen.h>\nat::Tensor forward(at::Tensor x) { return x + 1; }\n",
                          "", "candidate"};
@@ -70,11 +70,11 @@ at::Tensor call_entry(const std::string& library, const at::Tensor& x) {
 TEST_SUITE("eval::CompileService with the real compiler") {
   TEST_CASE("a batch compiles in one unit and gives each source a library of its own entry point") {
     auto cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-batch-cache");
-    base::SystemProcessRunner runner;
+    base::SystemProcessSpawner spawner;
     eval::CompileOptions options;
     options.cache_dir = cache;
     options.use_pch = false;
-    eval::CompileService service(eval::build_toolchain(), options, runner);
+    eval::CompileService service(eval::build_toolchain(), options, spawner);
     auto problem = eval::load_problem(test_support::fixture_problems_dir() + "/level1/19_relu");
     REQUIRE(problem.ok());
     const std::string shim = eval::make_shim(*problem);

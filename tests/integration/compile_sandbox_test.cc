@@ -39,8 +39,8 @@ struct Sandboxed {
     o.use_pch = false;
     return o;
   }();
-  base::SystemProcessRunner runner;
-  eval::CompileService service{eval::build_toolchain(), options, runner};
+  base::SystemProcessSpawner spawner;
+  eval::CompileService service{eval::build_toolchain(), options, spawner};
 };
 
 // A file holding kSecret at path, removed with this object.
@@ -115,7 +115,7 @@ TEST_SUITE("eval::CompileService in its sandbox") {
   TEST_CASE("a compile that exhausts its memory is a compile error naming the memory cap, compiled once and cached") {
     Sandboxed t;
     t.options.sandbox.caps.memory_bytes = 1ull << 30;  // the default is 6 GiB: the same, slower
-    eval::CompileService small(eval::build_toolchain(), t.options, t.runner);
+    eval::CompileService small(eval::build_toolchain(), t.options, t.spawner);
     // An initialiser of 2^40 elements, one macro level at a time.
     std::string bomb = "#define A0 1,\n";
     for (int i = 1; i <= 40; ++i)
@@ -135,7 +135,7 @@ TEST_SUITE("eval::CompileService in its sandbox") {
   TEST_CASE("a compile that computes for too long is a compile error naming the CPU time cap") {
     Sandboxed t;
     t.options.sandbox.caps.cpu_seconds = 2;
-    eval::CompileService small(eval::build_toolchain(), t.options, t.runner);
+    eval::CompileService small(eval::build_toolchain(), t.options, t.spawner);
     // 4e10 steps of constant evaluation, each loop within the compiler's own limits.
     const std::string spin =
         "constexpr unsigned long long f() {\n"

@@ -105,7 +105,7 @@ TEST_SUITE("eval end to end, cpu backend") {
       std::filesystem::permissions(path, std::filesystem::perms::owner_all);
       return path;
     };
-    base::SystemProcessRunner runner;
+    base::SystemProcessSpawner spawner;
     eval::WorkerJob job;
     job.problem_id = "level1/19";
     auto launch = [&](const std::string& phase) {
@@ -113,7 +113,7 @@ TEST_SUITE("eval end to end, cpu backend") {
       lo.worker_path = worker(phase);
       lo.scratch_dir = dir.path;
       lo.timeout_seconds = 1;
-      auto o = eval::WorkerLauncher(lo, runner).run(job);
+      auto o = eval::WorkerLauncher(lo, spawner).run(job);
       REQUIRE(o.ok());
       return *o;
     };
@@ -198,7 +198,7 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.message.find("during candidate trial 0") != std::string::npos);
   }
 
-  TEST_CASE("on two runners, evaluations run side by side; a crash has its runner probed for real and kept") {
+  TEST_CASE("on two workers, evaluations run side by side; a crash has its slot probed for real and kept") {
     auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
     REQUIRE(problem.ok());
     eval::Evaluator two(*cpu().compiler, *cpu().launcher, {0, 1});

@@ -22,13 +22,13 @@ struct RealNvcc {
   // In this order: the service is made with the options, which name the cache.
   std::string cache = *base::make_temp_dir(fs::temp_directory_path().string(), "refinery-nvcc-cache");
   eval::Toolchain toolchain = eval::build_toolchain();
-  base::SystemProcessRunner runner;
+  base::SystemProcessSpawner spawner;
   eval::CompileOptions options = [this] {
     eval::CompileOptions o;
     o.cache_dir = cache;
     return o;
   }();
-  eval::CompileService service{toolchain, options, runner};
+  eval::CompileService service{toolchain, options, spawner};
   std::string source = [] {
     auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/candidates/relu_cuda_correct.cu");
     REQUIRE(text.ok());

@@ -271,7 +271,7 @@ TEST_SUITE("refinery run") {
     fs::remove_all(root);
   }
 
-  TEST_CASE("a campaign on three cpu runners gives the verdicts of one runner, each saying which runner gave it") {
+  TEST_CASE("a campaign on three cpu workers gives the verdicts of one worker, each saying which worker gave it") {
     std::string out = temp_run_dir();
     std::string root = fs::path(out).parent_path().string();
     std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart.yaml");
@@ -279,7 +279,7 @@ TEST_SUITE("refinery run") {
     REQUIRE(text.find(relative) != std::string::npos);
     text.replace(text.find(relative), relative.size(),
                  "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl");
-    text.replace(text.find("backend: auto"), std::string("backend: auto").size(), "backend: cpu\n  runners: 3");
+    text.replace(text.find("backend: auto"), std::string("backend: auto").size(), "backend: cpu\n  workers: 3");
     std::ofstream(root + "/three.yaml") << text;
     auto three = run({REFINERY_BINARY_PATH, "run", root + "/three.yaml", "--out", out, "--cache-dir",
                       test_support::cache_dir()});

@@ -51,7 +51,7 @@ struct Fixture {
   std::string cache;
   eval::Toolchain toolchain;
   eval::CompileOptions options;
-  fakes::FakeCompiler runner;
+  fakes::FakeCompiler spawner;
 };
 
 }  // namespace
@@ -59,7 +59,7 @@ struct Fixture {
 TEST_SUITE("eval::CompileService") {
   TEST_CASE("a repeated compile is a cache lookup") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto first = service.compile(f.job("int forward();"));
     REQUIRE(first.ok());
     CHECK(first->ok);
@@ -69,12 +69,12 @@ TEST_SUITE("eval::CompileService") {
     REQUIRE(second.ok());
     CHECK(second->cached);
     CHECK(second->library_path == first->library_path);
-    CHECK(f.runner.compiles == 1);
+    CHECK(f.spawner.compiles == 1);
   }
 
   TEST_CASE("the key covers the source, the compiler version and the backend") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto a = service.compile(f.job("int forward();"));
     auto b = service.compile(f.job("int forward(); "));
     auto c = service.compile(f.job("int forward();", eval::Backend::cuda));
@@ -92,7 +92,7 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("a compile error is a result with its log, and is cached too") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto r = service.compile(f.job("BROKEN forward();"));
     REQUIRE(r.ok());
     CHECK_FALSE(r->ok);
@@ -107,7 +107,7 @@ TEST_SUITE("eval::CompileService") {
   TEST_CASE("a secret the compiler quotes is redacted before the log is stored") {
     Fixture f;
     f.options.secrets = {"sk-test-compile-secret", "pw42"};
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto r = service.compile(f.job("QUOTE(environ: KEY=sk-test-compile-secret PASS=pw42) forward();"));
     REQUIRE(r.ok());
     CHECK_FALSE(r->ok);
@@ -128,38 +128,38 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("a failure that may not be the source's is tried again, then reported but never cached") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto killed = service.compile(f.job("KILLED forward();"));
     REQUIRE(killed.ok());
     CHECK_FALSE(killed->ok);
     CHECK(killed->log.find("refinery: the compile failed twice for a reason that may not be the source's (the compiler "
                            "was killed by signal 9); not cached") != std::string::npos);
-    CHECK(f.runner.runs == 2);
+    CHECK(f.spawner.runs == 2);
     auto again = service.compile(f.job("KILLED forward();"));
     REQUIRE(again.ok());
     CHECK_FALSE(again->cached);
-    CHECK(f.runner.runs == 4);
+    CHECK(f.spawner.runs == 4);
     auto full = service.compile(f.job("NOSPACE forward();"));
     REQUIRE(full.ok());
     CHECK_FALSE(full->ok);
     CHECK(full->log.find("(No space left on device); not cached") != std::string::npos);
     CHECK_FALSE(service.compile(f.job("NOSPACE forward();"))->cached);
     // An ordinary compile error is compiled once and cached.
-    const int before = f.runner.runs;
+    const int before = f.spawner.runs;
     CHECK_FALSE(service.compile(f.job("BROKEN forward();"))->ok);
     CHECK(service.compile(f.job("BROKEN forward();"))->cached);
-    CHECK(f.runner.runs == before + 1);
+    CHECK(f.spawner.runs == before + 1);
   }
 
   TEST_CASE("cuda candidates go to nvcc for the configured architecture, references to g++") {
     Fixture f;
     f.options.cuda_arch = "90a";
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     REQUIRE(service.compile(f.job("__global__ void k();", eval::Backend::cuda)).ok());
     eval::CompileJob reference{eval::Backend::cuda, eval::LanguageId::cxx, true, "int forward();", "", "reference"};
     REQUIRE(service.compile(reference).ok());
     std::vector<std::string> nvcc, gxx;
-    for (const auto& c : f.runner.commands) {
+    for (const auto& c : f.spawner.commands) {
       if (c.size() < 3) continue;
       (c[0] == f.toolchain.nvcc ? nvcc : gxx) = c;
     }
@@ -172,7 +172,7 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("meta.json records the digest of lib.so, and a hit checks it") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto first = service.compile(f.job("int forward();"));
     REQUIRE(first.ok());
     CHECK(first->digest == base::sha256_hex("fake library"));
@@ -191,7 +191,7 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("a tampered lib.so is not loaded: it is named, removed and compiled again") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto first = service.compile(f.job("int forward();"));
     REQUIRE(first.ok());
     REQUIRE(base::write_file(first->library_path, "fake librarz").ok());  // same size, one byte changed
@@ -203,7 +203,7 @@ TEST_SUITE("eval::CompileService") {
     CHECK(again->log.rfind(note + "\n", 0) == 0);
     CHECK_FALSE(again->cached);
     CHECK(again->ok);
-    CHECK(f.runner.compiles == 2);
+    CHECK(f.spawner.compiles == 2);
     CHECK(again->library_path == first->library_path);
     CHECK(again->digest == *base::sha256_file_hex(again->library_path));
     CHECK(again->digest == first->digest);
@@ -217,7 +217,7 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("an entry whose meta.json has no digest, or whose lib.so is gone, is compiled again") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto first = service.compile(f.job("int forward();"));
     REQUIRE(first.ok());
     const std::string object = "objects/" + first->key.substr(0, 2) + "/" + first->key;
@@ -243,7 +243,7 @@ TEST_SUITE("eval::CompileService") {
     auto garbled = service.compile(f.job("int forward();"));
     REQUIRE(garbled.ok());
     CHECK(garbled->cache_note == "refinery: cache object " + object + ": meta.json is not a compile record; recompiled");
-    CHECK(f.runner.compiles == 4);
+    CHECK(f.spawner.compiles == 4);
   }
 
   TEST_CASE("a fresh entry is 0700 and 0600 throughout, even under umask 0; the headers compilers read are 0755 and 0644") {
@@ -251,7 +251,7 @@ TEST_SUITE("eval::CompileService") {
     f.options.use_pch = true;
     f.options.cache_dir = f.cache + "/fresh";  // made by the service
     Umask open_umask(0);
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto r = service.compile(f.job("int forward();"));
     REQUIRE(r.ok());
     fs::path entry = fs::path(r->library_path).parent_path();
@@ -291,7 +291,7 @@ TEST_SUITE("eval::CompileService") {
       fs::create_directories(fs::path(f.cache) / own);
       fs::permissions(fs::path(f.cache) / own, static_cast<fs::perms>(0755));
     }
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     REQUIRE(service.compile(f.job("int forward();")).ok());
     for (const char* own : {"objects", "tmp"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / own) == 0700, own);
     for (const char* shared : {"pch", "include"}) CHECK_MESSAGE(mode_of(fs::path(f.cache) / shared) == 0755, shared);
@@ -300,21 +300,21 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("a compile that hits a cap is a compile error naming it, compiled once and cached") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto bomb = service.compile(f.job("MEMORY_BOMB forward();"));
     REQUIRE(bomb.ok());
     CHECK_FALSE(bomb->ok);
     CHECK(base::ends_with(bomb->log, "\nrefinery: the compile exceeded its memory cap (6 GiB)"));
     CHECK(bomb->log.find("not cached") == std::string::npos);
-    CHECK(f.runner.runs == 1);  // not tried again as if the machine were short of memory
+    CHECK(f.spawner.runs == 1);  // not tried again as if the machine were short of memory
     auto again = service.compile(f.job("MEMORY_BOMB forward();"));
     REQUIRE(again.ok());
     CHECK(again->cached);
     CHECK(again->log == bomb->log);
-    CHECK(f.runner.runs == 1);
+    CHECK(f.spawner.runs == 1);
     // Other caps are other keys: a larger cap compiles it again.
     f.options.sandbox.caps.memory_bytes = 8ull << 30;
-    eval::CompileService larger(f.toolchain, f.options, f.runner);
+    eval::CompileService larger(f.toolchain, f.options, f.spawner);
     auto retried = larger.compile(f.job("MEMORY_BOMB forward();"));
     REQUIRE(retried.ok());
     CHECK_FALSE(retried->cached);
@@ -327,11 +327,11 @@ TEST_SUITE("eval::CompileService") {
     Fixture f;
     f.options.use_pch = true;
     f.options.sandbox.read_only = {"/opt/host-compiler"};
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     REQUIRE(service.compile(f.job("int forward();")).ok());
     REQUIRE(service.compile(f.job("__global__ void k();", eval::Backend::cuda)).ok());
-    REQUIRE(f.runner.spawns.size() >= 5);  // two versions, the header, g++, nvcc's plan and nvcc
-    for (const auto& o : f.runner.spawns) {
+    REQUIRE(f.spawner.spawns.size() >= 5);  // two versions, the header, g++, nvcc's plan and nvcc
+    for (const auto& o : f.spawner.spawns) {
       INFO(o.argv[0], " ", (o.argv.size() > 1 ? o.argv[1] : ""));
       auto* sandbox = dynamic_cast<const eval::SandboxStarter*>(o.start.get());
       REQUIRE(sandbox);
@@ -364,9 +364,9 @@ TEST_SUITE("eval::CompileService") {
   TEST_CASE("with the sandbox off, compiles run as refinery's user but under the same caps") {
     Fixture f;
     f.options.sandbox.enabled = false;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     REQUIRE(service.compile(f.job("int forward();")).ok());
-    for (const auto& o : f.runner.spawns) {
+    for (const auto& o : f.spawner.spawns) {
       CHECK_FALSE(o.start);
       CHECK_FALSE(o.limits.empty());
     }
@@ -375,7 +375,7 @@ TEST_SUITE("eval::CompileService") {
   TEST_CASE("the cuda backend without nvcc is a service error") {
     Fixture f;
     f.toolchain.nvcc.clear();
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto r = service.compile(f.job("__global__ void k();", eval::Backend::cuda));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message ==
@@ -539,7 +539,7 @@ TEST_SUITE("eval::CompileService") {
   TEST_CASE("a compile whose output is over the per-object cap is an error, never stored") {
     Fixture f;
     f.options.limits.max_object_bytes = 1 << 20;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto r = service.compile(f.job("BIG(2097152) forward();"));
     REQUIRE(r.ok());
     CHECK_FALSE(r->ok);
@@ -553,13 +553,13 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE("the cache keeps within its limit after each store, and never evicts a library still held") {
     Fixture f;
-    eval::CompileService probe(f.toolchain, f.options, f.runner);
+    eval::CompileService probe(f.toolchain, f.options, f.spawner);
     auto sized = probe.compile(f.job("int forward() { return -1; }"));
     REQUIRE(sized.ok());
     const uint64_t one = eval::CompileCache::folder_bytes(fs::path(sized->library_path).parent_path().string());
     sized->lease.reset();
     f.options.limits.max_bytes = 3 * one + one / 2;  // three entries
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto held = service.compile(f.job("int forward() { return 0; }"));
     REQUIRE(held.ok());
     std::vector<std::string> paths;
@@ -582,9 +582,9 @@ TEST_SUITE("eval::CompileService") {
     Fixture f;
     eval::CompileOptions tiny = f.options;
     tiny.limits.max_bytes = 1;  // every store evicts every entry it can
-    fakes::FakeCompiler other_runner;
-    eval::CompileService evicting(f.toolchain, tiny, other_runner);
-    eval::CompileService loading(f.toolchain, tiny, f.runner);
+    fakes::FakeCompiler other_spawner;
+    eval::CompileService evicting(f.toolchain, tiny, other_spawner);
+    eval::CompileService loading(f.toolchain, tiny, f.spawner);
     std::atomic<bool> done{false};
     auto churn = std::async(std::launch::async, [&] {
       for (int i = 0; !done; ++i) (void)evicting.compile(f.job("int forward() { return " + std::to_string(i) + "; }"));

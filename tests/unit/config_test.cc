@@ -105,23 +105,23 @@ TEST_SUITE("agent::Config") {
           "                ^");
   }
 
-  TEST_CASE("the devices (GPUs listed or all) and the cpu runners") {
-    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [0, 2]\n  runners: 4\n"),
+  TEST_CASE("the devices (GPUs listed or all) and the cpu workers") {
+    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [0, 2]\n  workers: 4\n"),
                                  "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->eval.launch.devices == std::vector<int>{0, 2});
-    CHECK(c->eval.launch.runners == 4);
+    CHECK(c->eval.launch.workers == 4);
     auto all = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: all\n"), "exp.yaml");
     REQUIRE(all.ok());
     CHECK(all->eval.launch.devices.empty());
-    CHECK(all->eval.launch.runners == 1);
+    CHECK(all->eval.launch.workers == 1);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: [1, 1]\n"))
               .find("exp.yaml:29:16: GPU 1 is listed twice in 'devices'") == 0);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: some\n"))
               .find("'devices' is 'all' or a list of GPU numbers") != std::string::npos);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  devices: []\n")).find("'devices' is empty") !=
           std::string::npos);
-    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  runners: 0\n")).find("runners") !=
+    CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  workers: 0\n")).find("workers") !=
           std::string::npos);
   }
 

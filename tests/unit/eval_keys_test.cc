@@ -33,7 +33,7 @@ const std::map<std::string, Sample> kSamples = {
     {"batch-calls", {"", {"--batch-calls", "8"}}},
     {"threads", {"3", {"--threads", "3"}}},
     {"devices", {"[0, 2]", {"--devices", "0,2"}}},
-    {"runners", {"4", {"--runners", "4"}}},
+    {"workers", {"4", {"--workers", "4"}}},
     {"cuda_arch", {"80", {"--cuda-arch", "80"}}},
     {"cache-dir", {"", {"--cache-dir", "/tmp/cache"}}},
     {"cache_max_size", {"500MB", {"--cache-max-size", "500MB"}}},
@@ -105,7 +105,7 @@ TEST_SUITE("agent::eval_keys") {
 
   TEST_CASE("the flags' help comes from the table, and --json is added") {
     const auto& flags = agent::eval_flags();
-    REQUIRE(flags.size() == agent::eval_keys().size() + 1);
+    REQUIRE(flags.size() == agent::eval_keys().size() + 2);  // and --runners, the old name of --workers
     CHECK(flags.back().name == "json");
     CHECK(agent::flags_help(flags).find("  --atol VALUE             absolute tolerance over the problem's") !=
           std::string::npos);
@@ -114,6 +114,36 @@ TEST_SUITE("agent::eval_keys") {
   TEST_CASE("--profiler wins over --profile, whatever their order") {
     CHECK(from_flags({"--profiler", "ncu", "--profile"}).asked.profiler == eval::Profiler::ncu);
     CHECK(from_flags({"--profile"}).asked.profiler == eval::Profiler::cupti);
+  }
+
+  TEST_CASE("an old name (runners, now workers) is the same setting with a deprecation note; both at once is an error") {
+    auto doc = base::yaml::Document::parse("eval:\n  runners: 3\n", "exp.yaml");
+    REQUIRE(doc.ok());
+    eval::EvalSettings by_old;
+    std::vector<std::string> notes;
+    REQUIRE(agent::decode_eval_section(*doc, doc->root()["eval"], by_old, &notes).ok());
+    CHECK(by_old == from_yaml("workers", "3"));
+    CHECK(notes == Strings{"eval.runners is deprecated: it is now eval.workers (the same setting)"});
+
+    auto args = agent::parse_args({"--runners", "3"}, agent::eval_flags());
+    REQUIRE(args.ok());
+    notes.clear();
+    auto flagged = agent::eval_settings_from_args(*args, &notes);
+    REQUIRE(flagged.ok());
+    CHECK(*flagged == from_flags({"--workers", "3"}));
+    CHECK(notes == Strings{"--runners is deprecated: it is now --workers (the same setting)"});
+
+    auto both = base::yaml::Document::parse("eval:\n  workers: 2\n  runners: 3\n", "exp.yaml");
+    REQUIRE(both.ok());
+    eval::EvalSettings settings;
+    auto decoded = agent::decode_eval_section(*both, both->root()["eval"], settings);
+    REQUIRE_FALSE(decoded.ok());
+    CHECK(decoded.error().message.find("exp.yaml:3:12: 'runners' is the old name of 'workers': give only 'workers'") == 0);
+    auto both_flags = agent::parse_args({"--workers", "2", "--runners", "3"}, agent::eval_flags());
+    REQUIRE(both_flags.ok());
+    auto refused = agent::eval_settings_from_args(*both_flags);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message == "--runners is the old name of --workers: give only --workers");
   }
 
   TEST_CASE("an unknown key of eval: is an error with the closest one") {

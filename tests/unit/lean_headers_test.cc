@@ -176,7 +176,7 @@ TEST_SUITE("eval::CompileService lean headers") {
     // The compile commands run (not --version, not --dryrun).
     std::vector<std::vector<std::string>> compiles() {
       std::vector<std::vector<std::string>> out;
-      for (const auto& c : runner.commands)
+      for (const auto& c : spawner.commands)
         if (c.size() > 2 && std::find(c.begin(), c.end(), "--dryrun") == c.end()) out.push_back(c);
       return out;
     }
@@ -187,12 +187,12 @@ TEST_SUITE("eval::CompileService lean headers") {
     std::string cache;
     eval::Toolchain toolchain;
     eval::CompileOptions options;
-    fakes::FakeCompiler runner;
+    fakes::FakeCompiler spawner;
   };
 
   TEST_CASE("a lean compile is used when it succeeds, and its headers are recorded and kept") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto lib = service.compile(f.job("#include <torch/extension.h>\nauto forward(torch::Tensor x) { return torch::relu(x); }\n"));
     REQUIRE(lib.ok());
     CHECK(lib->ok);
@@ -209,7 +209,7 @@ TEST_SUITE("eval::CompileService lean headers") {
 
   TEST_CASE("a lean compile that fails is compiled again with the full headers, whose result counts") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto lib = service.compile(f.job("#include <torch/torch.h>\n// FULL_ONLY\nauto forward(torch::Tensor x) { return x; }\n"));
     REQUIRE(lib.ok());
     CHECK(lib->ok);
@@ -225,7 +225,7 @@ TEST_SUITE("eval::CompileService lean headers") {
 
   TEST_CASE("an error in both is the full compile's error") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto lib = service.compile(f.job("#include <torch/torch.h>\nBROKEN forward();\n"));
     REQUIRE(lib.ok());
     CHECK_FALSE(lib->ok);
@@ -235,12 +235,12 @@ TEST_SUITE("eval::CompileService lean headers") {
 
   TEST_CASE("a source refused up front, or lean headers turned off, compiles once with the full headers") {
     Fixture f;
-    eval::CompileService service(f.toolchain, f.options, f.runner);
+    eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto refused = service.compile(f.job("#include <torch/torch.h>\nauto t = torch::tensor({1});\n"));
     REQUIRE(refused.ok());
     CHECK(refused->headers == "full: the source uses torch::tensor");
     f.options.lean_headers = false;
-    eval::CompileService off(f.toolchain, f.options, f.runner);
+    eval::CompileService off(f.toolchain, f.options, f.spawner);
     auto plain = off.compile(f.job("#include <torch/torch.h>\nauto forward(torch::Tensor x) { return x; }\n"));
     REQUIRE(plain.ok());
     CHECK(plain->headers.empty());
