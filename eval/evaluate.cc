@@ -81,7 +81,7 @@ WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::ve
   job.correctness_seeds = seeds;
   job.entropy = settings.entropy;
   job.tolerance = effective_tolerance(problem, settings);
-  if (settings.backend == Backend::cuda && settings.profile.tool == "cupti") job.profile = settings.profile;
+  if (settings.backend == Backend::cuda && settings.profile.tool == Profiler::cupti) job.profile = settings.profile;
   // The compat mode last, over what the settings gave, so that no later
   // assignment undoes it (a copy of the timing options made after it once
   // had --compat kernelbench flush the L2 before every call).
@@ -246,7 +246,7 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
     outcome.timing->measurements = measurements;
     outcome.timing->unstable = unsteady(outcome);
   }
-  if (outcome.status == Status::correct && settings.backend == Backend::cuda && settings.profile.tool == "ncu")
+  if (outcome.status == Status::correct && settings.backend == Backend::cuda && settings.profile.tool == Profiler::ncu)
     outcome.profile = profile_with_ncu(job, settings);
   if (outcome.profile) {
     // The problem's declared work per call, for the roofline.

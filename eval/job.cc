@@ -3,6 +3,23 @@
 #include <algorithm>
 
 namespace eval {
+
+std::string to_string(Profiler profiler) {
+  switch (profiler) {
+    case Profiler::automatic: return "auto";
+    case Profiler::none: return "none";
+    case Profiler::cupti: return "cupti";
+    case Profiler::ncu: return "ncu";
+  }
+  return "none";
+}
+
+base::Result<Profiler> parse_profiler(const std::string& name) {
+  for (Profiler p : {Profiler::automatic, Profiler::none, Profiler::cupti, Profiler::ncu})
+    if (to_string(p) == name) return p;
+  return base::Error{"unknown profiler '" + name + "' (expected auto, none, cupti or ncu)"};
+}
+
 using nlohmann::json;
 
 std::string to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
@@ -59,7 +76,7 @@ json to_json(const WorkerJob& job) {
             {"batch_ms", job.timing.batch_ms},
             {"batch_calls", job.timing.batch_calls},
             {"trace", job.timing.trace}}},
-          {"profile", {{"tool", job.profile.tool}, {"metrics", job.profile.metrics}}},
+          {"profile", {{"tool", to_string(job.profile.tool)}, {"metrics", job.profile.metrics}}},
           {"result_path", job.result_path},
           {"progress_path", job.progress_path}};
 }
@@ -131,7 +148,9 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.timing.batch_calls = t.value("batch_calls", 0);
     job.timing.trace = t.value("trace", false);
     if (j.contains("profile")) {
-      job.profile.tool = j["profile"].value("tool", "");
+      auto tool = parse_profiler(j["profile"].value("tool", "none"));
+      if (!tool) return base::Error{"job: " + tool.error().message};
+      job.profile.tool = *tool;
       job.profile.metrics = j["profile"].value("metrics", std::vector<std::string>{});
     }
     job.result_path = j.at("result_path").get<std::string>();

@@ -41,8 +41,15 @@ struct TimingOptions {
 // The profiling phase (cuda only, after timing, for a correct candidate):
 // "cupti" profiles inside the worker; "ncu" makes this a profile-only job run
 // under Nsight Compute (see Evaluator); "" profiles nothing.
+// Which profiler looks at a correct cuda candidate: `automatic` is cupti in a
+// campaign whose strategies ask for profile feedback, else none. A job's is
+// never `automatic` (it is resolved before).
+enum class Profiler { automatic, none, cupti, ncu };
+std::string to_string(Profiler profiler);
+base::Result<Profiler> parse_profiler(const std::string& name);
+
 struct ProfileOptions {
-  std::string tool;
+  Profiler tool = Profiler::none;
   std::vector<std::string> metrics;
   bool operator==(const ProfileOptions&) const = default;
 };

@@ -10,20 +10,4 @@ base::Result<Mode> parse_mode(const std::string& name) {
   return base::Error{"unknown mode '" + name + "' (expected refinery or kernelbench)"};
 }
 
-std::string to_string(Profiler profiler) {
-  switch (profiler) {
-    case Profiler::automatic: return "auto";
-    case Profiler::none: return "none";
-    case Profiler::cupti: return "cupti";
-    case Profiler::ncu: return "ncu";
-  }
-  return "none";
-}
-
-base::Result<Profiler> parse_profiler(const std::string& name) {
-  for (Profiler p : {Profiler::automatic, Profiler::none, Profiler::cupti, Profiler::ncu})
-    if (to_string(p) == name) return p;
-  return base::Error{"unknown profiler '" + name + "' (expected auto, none, cupti or ncu)"};
-}
-
 }  // namespace eval

@@ -31,12 +31,6 @@ enum class Mode { refinery, kernelbench };
 std::string to_string(Mode mode);
 base::Result<Mode> parse_mode(const std::string& name);
 
-// Which profiler looks at a correct cuda candidate: `automatic` is cupti in a
-// campaign whose strategies ask for profile feedback, else none.
-enum class Profiler { automatic, none, cupti, ncu };
-std::string to_string(Profiler profiler);
-base::Result<Profiler> parse_profiler(const std::string& name);
-
 // The compile service's part (eval/build/compiler.h, CompileOptions).
 struct CompileSettings {
   std::string cache_dir;                  // empty: base::default_cache_dir()

@@ -65,7 +65,7 @@ int cmd_eval(const std::vector<std::string>& argv) {
     if (!section.empty() && section.back() != '\n') section += '\n';
     std::printf("\n%s", section.c_str());
     std::printf("(profiling added %s)\n", base::format_ms(outcome->profile->overhead_ms).c_str());
-  } else if ((*ctx)->settings.profile.tool.size() && outcome->status == eval::Status::correct &&
+  } else if ((*ctx)->settings.profile.tool != eval::Profiler::none && outcome->status == eval::Status::correct &&
              (*ctx)->settings.backend != eval::Backend::cuda) {
     std::printf("\nno profile: profiling needs the cuda backend\n");
   }

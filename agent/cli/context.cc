@@ -77,7 +77,7 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
                  name.c_str(), base::Redactor::kMinLength);
   // `auto` here, where no strategy asks for profile feedback, is none (cmd_run.cc resolves a campaign's).
   if (s.asked.profiler == eval::Profiler::cupti || s.asked.profiler == eval::Profiler::ncu) {
-    s.profile.tool = eval::to_string(s.asked.profiler);
+    s.profile.tool = s.asked.profiler;
     s.profile.metrics = s.asked.metrics.empty() ? profiler::default_metrics() : s.asked.metrics;
     if (s.asked.profiler == eval::Profiler::ncu) {
       s.ncu_path = base::find_on_path("ncu");

@@ -287,7 +287,7 @@ Outcome Judge::run() {
   auto candidate = sealed_library(job_.candidate_library, job_.candidate_digest, "candidate");
   if (!candidate) return finish(Status::load_error, candidate.error().message);
   candidate_fd_ = *candidate;
-  const bool under_ncu = job_.profile.tool == "ncu";
+  const bool under_ncu = job_.profile.tool == Profiler::ncu;
   if (!under_ncu)
     if (auto end = launch_runner()) return *end;
   end_phase("runner_launch");
@@ -383,7 +383,7 @@ Outcome Judge::run() {
                 o_.timing->lower_bound ? "correct; speedup at least %.3fx (calls below the judge's resolution)"
                                        : "correct; speedup %.3fx",
                 o_.timing->speedup);
-  if (job_.profile.tool == "cupti" && job_.backend == Backend::cuda) {
+  if (job_.profile.tool == Profiler::cupti && job_.backend == Backend::cuda) {
     // The verdict goes to disk before the profile: a profile that runs past
     // the worker's deadline then costs the profile, not the verdict (the
     // launcher keeps this result when the worker is killed during "profile").
