@@ -23,7 +23,8 @@ const std::vector<std::string> kFeedback = {"compile", "correctness", "timing", 
 // A closed set's row, named at `node`: an unknown name is an error naming
 // the allowed ones (or the close one).
 template <class Row>
-Result<const Row*> as_row(const yaml::Document& doc, const YAML::Node& node, const char* key, std::span<const Row> rows) {
+Result<const Row*> as_row(const yaml::Document& doc, const YAML::Node& node, const char* key,
+                          std::span<const Row> rows) {
   TRY_ASSIGN(std::string name, yaml::as_choice(doc, node, key, base::row_names(rows)));
   return base::find_row(rows, name, key);
 }
@@ -78,9 +79,9 @@ struct Reader {
 
 // Keys each provider takes beyond name and provider.
 const std::vector<std::string> kReplayKeys = {"replay_from", "model", "concurrency", "price"};
-const std::vector<std::string> kHttpKeys = {"model", "base_url", "api_key_env", "temperature", "top_p",
-                                            "max_output_tokens", "price", "concurrency", "request_timeout",
-                                            "max_retry_wait"};
+const std::vector<std::string> kHttpKeys = {"model",           "base_url",          "api_key_env", "temperature",
+                                            "top_p",           "max_output_tokens", "price",       "concurrency",
+                                            "request_timeout", "max_retry_wait"};
 
 Result<ModelConfig> decode_model(const yaml::Document& doc, const YAML::Node& node) {
   TRY(yaml::expect_map(doc, node, "a model"));
@@ -124,8 +125,9 @@ Result<ModelConfig> decode_model(const yaml::Document& doc, const YAML::Node& no
   TRY(r.choice("reasoning_effort", m.reasoning_effort, {"minimal", "low", "medium", "high"}));
   TRY(r.integer("thinking_budget", m.thinking_budget, 0, 10'000'000));
   if (m.thinking_budget > 0 && (m.thinking_budget < 1024 || m.thinking_budget >= m.max_output_tokens))
-    return doc.error_at(node["thinking_budget"], "'thinking_budget' must be at least 1024 and below max_output_tokens (" +
-                                                     std::to_string(m.max_output_tokens) + "), or 0 for off");
+    return doc.error_at(node["thinking_budget"],
+                        "'thinking_budget' must be at least 1024 and below max_output_tokens (" +
+                            std::to_string(m.max_output_tokens) + "), or 0 for off");
   TRY(r.integer("concurrency", m.concurrency, 1, 1024));
   TRY(r.number("request_timeout", m.request_timeout, 1, 86400));
   TRY(r.number("max_retry_wait", m.max_retry_wait, 0, 86400));
@@ -148,8 +150,7 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   TRY(r.name("name", s.name, "a strategy"));
   const std::string what = "strategy '" + s.name + "'";
   TRY(yaml::check_keys(doc, node,
-                       {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement"},
-                       what));
+                       {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement"}, what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
   s.kind = kind_row->id;
@@ -184,7 +185,8 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   c.path = display_name;
   c.name = std::filesystem::path(display_name).stem().string();
   Reader r{doc, root};
-  if (root["name"]) TRY(r.name("name", c.name, "a campaign"));
+  if (root["name"])
+    TRY(r.name("name", c.name, "a campaign"));
   else if (auto why = base::path_component_problem(c.name))
     return Error{display_name + ": the file's stem '" + c.name + "' cannot name the campaign (" + *why +
                  "): give the config a 'name'"};

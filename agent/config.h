@@ -24,43 +24,43 @@ struct Price {
 };
 
 struct ModelConfig {
-  std::string name;               // required: the arm's label
+  std::string name;                      // required: the arm's label
   Provider provider = Provider::replay;  // required: a row of provider_table.h
-  std::string model;              // required except for replay: the API's model name
-  std::string base_url;           // default: the provider's public endpoint; required for openai_compatible
-  std::string api_key_env;        // default: the provider row's (OPENAI_API_KEY, ANTHROPIC_API_KEY, none)
+  std::string model;                     // required except for replay: the API's model name
+  std::string base_url;                  // default: the provider's public endpoint; required for openai_compatible
+  std::string api_key_env;               // default: the provider row's (OPENAI_API_KEY, ANTHROPIC_API_KEY, none)
   std::optional<double> temperature;
   std::optional<double> top_p;
   int max_output_tokens = 16384;
-  std::string reasoning_effort;   // openai: low | medium | high; empty = provider default
-  int thinking_budget = 0;        // anthropic: extended thinking tokens; 0 = off
+  std::string reasoning_effort;  // openai: low | medium | high; empty = provider default
+  int thinking_budget = 0;       // anthropic: extended thinking tokens; 0 = off
   Price price;
-  int concurrency = 4;            // requests in flight to this model
-  double request_timeout = 900;   // seconds; long enough for reasoning models
-  double max_retry_wait = 300;    // seconds: the longest wait before a retry, Retry-After included
-  std::string replay_from;        // replay: a responses file or a finished run folder
+  int concurrency = 4;           // requests in flight to this model
+  double request_timeout = 900;  // seconds; long enough for reasoning models
+  double max_retry_wait = 300;   // seconds: the longest wait before a retry, Retry-After included
+  std::string replay_from;       // replay: a responses file or a finished run folder
 };
 
 struct StrategyConfig {
-  std::string name;               // required: the arm's label
-  StrategyKind kind = StrategyKind::single_shot;  // required: a row of strategy_kind.h
-  int samples = 1;                // independent chains per problem (K)
-  int turns = 1;                  // turns per chain (T); 1 for single_shot
+  std::string name;                                                          // required: the arm's label
+  StrategyKind kind = StrategyKind::single_shot;                             // required: a row of strategy_kind.h
+  int samples = 1;                                                           // independent chains per problem (K)
+  int turns = 1;                                                             // turns per chain (T); 1 for single_shot
   std::vector<std::string> feedback = {"compile", "correctness", "timing"};  // also: profile
-  History history = History::full;  // what earlier turns the prompt carries (refine)
+  History history = History::full;    // what earlier turns the prompt carries (refine)
   int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
 };
 
 struct ProblemSelection {
-  std::vector<std::string> ids;   // level1/19, names or folders
-  std::vector<int> levels;        // every problem of these levels
-  std::string size = "full";      // full | small
+  std::vector<std::string> ids;  // level1/19, names or folders
+  std::vector<int> levels;       // every problem of these levels
+  std::string size = "full";     // full | small
 };
 
 struct Config {
   std::string path;
-  std::string name;               // default: the file's stem; names the run folder
-  std::optional<uint64_t> seed;   // master seed of the hidden inputs; unset: random per evaluation
+  std::string name;              // default: the file's stem; names the run folder
+  std::optional<uint64_t> seed;  // master seed of the hidden inputs; unset: random per evaluation
   ProblemSelection problems;
   std::vector<ModelConfig> models;
   std::vector<StrategyConfig> strategies;

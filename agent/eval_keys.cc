@@ -139,8 +139,7 @@ Status decode_static_checks(KeySource& s, EvalSettings& e) {
 Status decode_cache_size(KeySource& s, EvalSettings& e) {
   TRY_ASSIGN(std::string text, s.text());
   auto bytes = base::parse_bytes(text);
-  if (!bytes)
-    return s.error(s.name() + " must be a size such as 5GiB or 500MB, or 0 for no limit, not '" + text + "'");
+  if (!bytes) return s.error(s.name() + " must be a size such as 5GiB or 500MB, or 0 for no limit, not '" + text + "'");
   e.compile.cache_max_bytes = *bytes;
   return {};
 }
@@ -155,23 +154,29 @@ const std::vector<EvalKey>& eval_keys() {
       {"backend", "backend", F::value, "cpu, cuda or auto (default: cuda when a GPU is visible)", "",
        [](KeySource& s, EvalSettings& e) -> Status {
          TRY_ASSIGN(std::string name, s.choice({"auto", "cpu", "cuda"}));
-         if (name == "auto") e.asked.backend.reset();
-         else e.asked.backend = *eval::parse_backend(name);
+         if (name == "auto")
+           e.asked.backend.reset();
+         else
+           e.asked.backend = *eval::parse_backend(name);
          return {};
        }},
       {"", "size", F::value, "size preset: small or full (default: small on cpu, full on cuda)",
        "a campaign's config gives it as problems.size",
-       [](KeySource& s, EvalSettings& e) -> Status { return into(s.choice({"small", "full"}), e.asked.size); }},
+       [](KeySource& s, EvalSettings& e) -> Status {
+         return into(s.choice({"small", "full"}), e.asked.size);
+       }},
       {"timeout", "timeout", F::value, "seconds before the worker is killed (default 300)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.number(1, 86400), e.launch.timeout); }},
       {"trials", "trials", F::value, "correctness trials (default 5)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 1000), e.trials); }},
       {"atol", "atol", F::value,
-       "absolute tolerance over the problem's (default: the problem's, else its dtype's; README, How a candidate is evaluated)", "",
-       [](KeySource& s, EvalSettings& e) { return into(s.number(0, 1000), e.atol); }},
+       "absolute tolerance over the problem's (default: the problem's, else its dtype's; README, How a candidate is "
+       "evaluated)",
+       "", [](KeySource& s, EvalSettings& e) { return into(s.number(0, 1000), e.atol); }},
       {"rtol", "rtol", F::value,
-       "relative tolerance over the problem's (default: the problem's, else its dtype's; README, How a candidate is evaluated)", "",
-       [](KeySource& s, EvalSettings& e) { return into(s.number(0, 1000), e.rtol); }},
+       "relative tolerance over the problem's (default: the problem's, else its dtype's; README, How a candidate is "
+       "evaluated)",
+       "", [](KeySource& s, EvalSettings& e) { return into(s.number(0, 1000), e.rtol); }},
       {"timing_trials", "timing-trials", F::value, "most timed trials of each side (default 100)", "",
        [](KeySource& s, EvalSettings& e) -> Status {
          TRY(into(s.integer(1, 100000), e.timing.max_trials));
@@ -203,8 +208,9 @@ const std::vector<EvalKey>& eval_keys() {
        "timed calls per window (default: sized from the reference's warm-up); for benchmarks",
        kNotInCampaign + "it fixes the judge's window for benchmarks of the judge (bench/batch_size.sh)",
        [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 1 << 16), e.timing.batch_calls); }},
-      {"threads", "threads", F::value, "cpu backend: threads for reference and candidate (default: all, or a worker's share)",
-       "", [](KeySource& s, EvalSettings& e) { return into(s.integer(0, 1024), e.threads); }},
+      {"threads", "threads", F::value,
+       "cpu backend: threads for reference and candidate (default: all, or a worker's share)", "",
+       [](KeySource& s, EvalSettings& e) { return into(s.integer(0, 1024), e.threads); }},
       {"devices", "devices", F::value, "cuda: the GPUs evaluations run on, such as 0,2, or all (default: all)", "",
        decode_devices},
       {"workers", "workers", F::value,
@@ -232,7 +238,8 @@ const std::vector<EvalKey>& eval_keys() {
       {"profiler", "profiler", F::value,
        "cupti or ncu, which implies --profile; none; or auto (cupti where a campaign's strategies ask for profile "
        "feedback, else none)",
-       "", [](KeySource& s, EvalSettings& e) -> Status {
+       "",
+       [](KeySource& s, EvalSettings& e) -> Status {
          TRY_ASSIGN(std::string name, s.choice({"auto", "cupti", "ncu", "none"}));
          e.asked.profiler = *eval::parse_profiler(name);
          return {};
@@ -256,7 +263,8 @@ const std::vector<EvalKey>& eval_keys() {
       {"lean_headers", "full-headers", F::given_false,
        "cuda: compile <torch/torch.h> and <torch/extension.h> as LibTorch's own, never lean", "",
        [](KeySource& s, EvalSettings& e) { return into(s.boolean(), e.compile.lean_headers); }},
-      {"compat", "compat", F::value, "refinery (default) or kernelbench: evaluate as KernelBench v0.1 does (README)", "",
+      {"compat", "compat", F::value, "refinery (default) or kernelbench: evaluate as KernelBench v0.1 does (README)",
+       "",
        [](KeySource& s, EvalSettings& e) -> Status {
          TRY_ASSIGN(std::string name, s.choice({"refinery", "kernelbench"}));
          e.mode = *eval::parse_mode(name);
@@ -271,7 +279,8 @@ const std::vector<EvalKey>& eval_keys() {
       {"library_only", "library-only", F::value,
        "cuda: count, correct (default: correct, left out of fast_p for p > 0) or reject a candidate that ran no "
        "kernel of its own",
-       "", [](KeySource& s, EvalSettings& e) -> Status {
+       "",
+       [](KeySource& s, EvalSettings& e) -> Status {
          TRY_ASSIGN(std::string name, s.choice({"count", "correct", "reject"}));
          e.library_only = *eval::parse_library_only(name);
          return {};
@@ -310,9 +319,11 @@ Status decode_eval_section(const yaml::Document& doc, const YAML::Node& section,
       const YAML::Node old_value = section[row.old_name];  // YamlSource keeps a reference
       YamlSource old(doc, old_value, row.old_name);
       if (section[row.key])
-        return old.error("'" + row.old_name + "' is the old name of '" + row.key + "': give only '" + row.key + "'", -1);
+        return old.error("'" + row.old_name + "' is the old name of '" + row.key + "': give only '" + row.key + "'",
+                         -1);
       name = row.old_name;
-      if (notes) notes->push_back("eval." + row.old_name + " is deprecated: it is now eval." + row.key + " (the same setting)");
+      if (notes)
+        notes->push_back("eval." + row.old_name + " is deprecated: it is now eval." + row.key + " (the same setting)");
     }
     if (!section[name]) continue;
     const YAML::Node value = section[name];
@@ -329,9 +340,11 @@ Result<EvalSettings> eval_settings_from_args(const Args& args, std::vector<std::
     EvalKey as_given = row;
     if (!row.old_name.empty() && args.has(row.old_name)) {
       if (args.has(row.flag))
-        return base::usage_error("--" + row.old_name + " is the old name of --" + row.flag + ": give only --" + row.flag);
+        return base::usage_error("--" + row.old_name + " is the old name of --" + row.flag + ": give only --" +
+                                 row.flag);
       as_given.flag = row.old_name;
-      if (notes) notes->push_back("--" + row.old_name + " is deprecated: it is now --" + row.flag + " (the same setting)");
+      if (notes)
+        notes->push_back("--" + row.old_name + " is deprecated: it is now --" + row.flag + " (the same setting)");
     }
     if (!args.has(as_given.flag)) continue;
     FlagSource source(args, as_given);

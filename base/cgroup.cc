@@ -35,10 +35,14 @@ std::vector<std::string> words_of(const std::string& text) {
 // root is `root` at `point`; empty when it is not under that root.
 std::string under_mount(const Mount& m, const std::string& rel) {
   std::string tail;
-  if (m.root == "/") tail = rel;
-  else if (rel == m.root) tail = "";
-  else if (starts_with(rel, m.root + "/")) tail = rel.substr(m.root.size());
-  else return "";
+  if (m.root == "/")
+    tail = rel;
+  else if (rel == m.root)
+    tail = "";
+  else if (starts_with(rel, m.root + "/"))
+    tail = rel.substr(m.root.size());
+  else
+    return "";
   std::string path = m.point + (tail == "/" ? "" : tail);
   return path;
 }
@@ -72,7 +76,9 @@ uint64_t number_in(const std::string& path) {
   return std::strtoull(t.c_str(), nullptr, 10);
 }
 
-bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+bool exists(const std::string& path) {
+  return access(path.c_str(), F_OK) == 0;
+}
 
 }  // namespace
 
@@ -97,7 +103,8 @@ CgroupParent parse_cgroup_parent(const std::string& proc_self_cgroup, const std:
       if (m.fstype == "cgroup" && has(m.super_options, "memory")) {
         out.path = under_mount(m, v1);
         out.version = 1;
-        if (out.path.empty()) out.why_not = "cgroup v1: this process's memory cgroup " + v1 + " is outside the mount at " + m.point;
+        if (out.path.empty())
+          out.why_not = "cgroup v1: this process's memory cgroup " + v1 + " is outside the mount at " + m.point;
         return out;
       }
   }
@@ -106,7 +113,8 @@ CgroupParent parse_cgroup_parent(const std::string& proc_self_cgroup, const std:
       if (m.fstype == "cgroup2") {
         out.path = under_mount(m, v2);
         out.version = 2;
-        if (out.path.empty()) out.why_not = "cgroup v2: this process's cgroup " + v2 + " is outside the mount at " + m.point;
+        if (out.path.empty())
+          out.why_not = "cgroup v2: this process's cgroup " + v2 + " is outside the mount at " + m.point;
         return out;
       }
   }
@@ -125,8 +133,7 @@ CgroupParent find_cgroup_parent() {
     p.path.clear();
     return p;
   };
-  if (access(p.path.c_str(), W_OK) != 0)
-    return refuse(p.path + " is not writable here (" + std::strerror(errno) + ")");
+  if (access(p.path.c_str(), W_OK) != 0) return refuse(p.path + " is not writable here (" + std::strerror(errno) + ")");
   if (p.version == 1) return p;
   auto controllers = read_file(p.path + "/cgroup.controllers");
   if (!controllers || !has(words_of(*controllers), "memory"))
@@ -188,7 +195,9 @@ MemoryCgroup::~MemoryCgroup() {
   }
 }
 
-Status MemoryCgroup::add(pid_t pid) const { return write_text(path_ + "/cgroup.procs", std::to_string(pid)); }
+Status MemoryCgroup::add(pid_t pid) const {
+  return write_text(path_ + "/cgroup.procs", std::to_string(pid));
+}
 
 uint64_t MemoryCgroup::oom_kills() const {
   return keyed_value(path_ + (version_ == 2 ? "/memory.events" : "/memory.oom_control"), "oom_kill");

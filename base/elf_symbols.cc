@@ -17,7 +17,9 @@ Status read_at(int fd, uint64_t offset, uint64_t bytes, uint64_t file_bytes, voi
   auto* p = static_cast<char*>(out);
   for (uint64_t done = 0; done < bytes;) {
     ssize_t n = pread(fd, p + done, bytes - done, static_cast<off_t>(offset + done));
-    if (n <= 0) return Error{std::string("reading the ELF file's ") + what + ": " + (n < 0 ? std::strerror(errno) : "short read")};
+    if (n <= 0)
+      return Error{std::string("reading the ELF file's ") + what + ": " +
+                   (n < 0 ? std::strerror(errno) : "short read")};
     done += static_cast<uint64_t>(n);
   }
   return {};
@@ -26,7 +28,7 @@ Status read_at(int fd, uint64_t offset, uint64_t bytes, uint64_t file_bytes, voi
 }  // namespace
 
 Result<std::vector<std::string>> elf_defined_functions(int fd) {
-  struct stat st{};
+  struct stat st {};
   if (fstat(fd, &st) != 0) return Error{std::string("fstat: ") + std::strerror(errno)};
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   Elf64_Ehdr eh{};
@@ -49,7 +51,8 @@ Result<std::vector<std::string>> elf_defined_functions(int fd) {
     std::vector<Elf64_Sym> symbols(s.sh_size / sizeof(Elf64_Sym));
     TRY(read_at(fd, s.sh_offset, symbols.size() * sizeof(Elf64_Sym), size, symbols.data(), "symbol table"));
     for (const auto& sym : symbols) {
-      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF || sym.st_name >= strings.size()) continue;
+      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF || sym.st_name >= strings.size())
+        continue;
       const char* name = strings.data() + sym.st_name;
       names.emplace_back(name, strnlen(name, strings.size() - sym.st_name));
     }

@@ -85,17 +85,14 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       int64_t v = 0;
       while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s_[pos_] - '0', &v))
-          return fail("overflow");
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s_[pos_] - '0', &v)) return fail("overflow");
         ++pos_;
       }
       return v;
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = pos_;
-      while (pos_ < s_.size() &&
-             (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
-        ++pos_;
+      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
       std::string name = s_.substr(start, pos_ - start);
       auto it = dims_.find(name);
       if (it == dims_.end()) {

@@ -24,7 +24,9 @@ std::string bytes(uint64_t n) {
   return format_number(std::round(v * 10) / 10) + " " + units[u];
 }
 
-std::string seconds(double s) { return format_number(s) + " s"; }
+std::string seconds(double s) {
+  return format_number(s) + " s";
+}
 
 // A line the tool printed about itself, not a line of the source it quotes
 // ("  12 | const char* m = \"out of memory\";", or the caret under it).
@@ -83,8 +85,8 @@ std::optional<std::string> exceeded_cap(const ProcessResult& r, const ProcessCap
   // An allocation refused by RLIMIT_AS: each tool words it its own way. An
   // EDG front end (cudafe++, cicc) refused memory while it reports may say
   // no more than how many catastrophic errors it met, and not which.
-  const bool bare_catastrophe = says(r, {"catastrophic error detected", "catastrophic errors detected"}) &&
-                                !says(r, {"catastrophic error: "});
+  const bool bare_catastrophe =
+      says(r, {"catastrophic error detected", "catastrophic errors detected"}) && !says(r, {"catastrophic error: "});
   if (caps.memory_bytes && (bare_catastrophe || says(r, {"out of memory", "Out of memory", "memory exhausted",
                                                          "Cannot allocate memory", "std::bad_alloc", "MemoryError"})))
     return "memory cap (" + bytes(caps.memory_bytes) + ")";

@@ -35,8 +35,10 @@ std::string Redactor::redact(std::string_view text) const {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    if (!hidden[i]) out += text[i];
-    else if (i == 0 || !hidden[i - 1]) out += kMarker;
+    if (!hidden[i])
+      out += text[i];
+    else if (i == 0 || !hidden[i - 1])
+      out += kMarker;
   }
   return out;
 }
@@ -48,9 +50,10 @@ struct NamedSecret {
 };
 
 // Every entry of env that secrets_from_environment() takes, with its name.
-std::vector<NamedSecret> named_secrets(const std::vector<std::string>& env, const std::vector<std::string>& extra_names) {
-  static constexpr std::string_view kMarkers[] = {"KEY",  "TOKEN", "SECRET", "PASSWORD",
-                                                  "PASSWD", "CREDENTIAL", "AUTH", "COOKIE"};
+std::vector<NamedSecret> named_secrets(const std::vector<std::string>& env,
+                                       const std::vector<std::string>& extra_names) {
+  static constexpr std::string_view kMarkers[] = {"KEY",    "TOKEN",      "SECRET", "PASSWORD",
+                                                  "PASSWD", "CREDENTIAL", "AUTH",   "COOKIE"};
   std::vector<NamedSecret> out;
   for (const auto& entry : env) {
     size_t eq = entry.find('=');

@@ -27,15 +27,20 @@ struct Error {
   Error wrap(const std::string& context) const { return Error{context + ": " + message, kind}; }
 };
 
-inline Error usage_error(std::string message) { return Error{std::move(message), ErrorKind::usage}; }
+inline Error usage_error(std::string message) {
+  return Error{std::move(message), ErrorKind::usage};
+}
 
 // The exit code of a command that ended on `e`: 1 could not be done, 2 usage,
 // 130 interrupted (as a shell reports SIGINT). 0 is a command that did its job.
 inline int exit_code(const Error& e) {
   switch (e.kind) {
-    case ErrorKind::usage: return 2;
-    case ErrorKind::interrupted: return 130;
-    case ErrorKind::failed: break;
+    case ErrorKind::usage:
+      return 2;
+    case ErrorKind::interrupted:
+      return 130;
+    case ErrorKind::failed:
+      break;
   }
   return 1;
 }
@@ -49,10 +54,22 @@ class [[nodiscard]] Result {
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { assert(ok()); return std::get<0>(v_); }
-  const T& value() const& { assert(ok()); return std::get<0>(v_); }
-  T&& value() && { assert(ok()); return std::get<0>(std::move(v_)); }
-  const Error& error() const { assert(!ok()); return std::get<1>(v_); }
+  T& value() & {
+    assert(ok());
+    return std::get<0>(v_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<0>(v_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<0>(std::move(v_));
+  }
+  const Error& error() const {
+    assert(!ok());
+    return std::get<1>(v_);
+  }
 
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
@@ -71,7 +88,10 @@ class [[nodiscard]] Result<void> {
   Result(Error error) : error_(std::move(error)), ok_(false) {}
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
-  const Error& error() const { assert(!ok_); return error_; }
+  const Error& error() const {
+    assert(!ok_);
+    return error_;
+  }
 
  private:
   Error error_;
@@ -94,9 +114,8 @@ using Status = Result<void>;
   lhs = std::move(tmp).value()
 
 // TRY(expr): for Status-returning calls.
-#define TRY(expr)                                                  \
-  do {                                                             \
-    auto REFINERY_CONCAT(try_status_, __LINE__) = (expr);          \
-    if (!REFINERY_CONCAT(try_status_, __LINE__).ok())              \
-      return REFINERY_CONCAT(try_status_, __LINE__).error();       \
+#define TRY(expr)                                                                                            \
+  do {                                                                                                       \
+    auto REFINERY_CONCAT(try_status_, __LINE__) = (expr);                                                    \
+    if (!REFINERY_CONCAT(try_status_, __LINE__).ok()) return REFINERY_CONCAT(try_status_, __LINE__).error(); \
   } while (0)

@@ -52,8 +52,8 @@ class CappedBuffer {
 };
 
 // Runs in the forked child: only async-signal-safe calls from here to exec.
-[[noreturn]] void exec_child(const SpawnOptions& o, char* const* argv, char* const* envp,
-                             int out_fd, int err_fd, int status_fd) {
+[[noreturn]] void exec_child(const SpawnOptions& o, char* const* argv, char* const* envp, int out_fd, int err_fd,
+                             int status_fd) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -107,11 +107,10 @@ std::vector<char*> exec_strings(const std::vector<std::string>& strings) {
 }
 
 std::string describe_signal(int signal) {
-  const char* names[] = {"", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
-                         "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
-                         "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
-                         "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
-                         "SIGXFSZ"};
+  const char* names[] = {"",        "SIGHUP",  "SIGINT",    "SIGQUIT", "SIGILL",  "SIGTRAP", "SIGABRT",
+                         "SIGBUS",  "SIGFPE",  "SIGKILL",   "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE",
+                         "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP",
+                         "SIGTTIN", "SIGTTOU", "SIGURG",    "SIGXCPU", "SIGXFSZ"};
   std::string name = signal > 0 && signal < 26 ? names[signal] : "signal " + std::to_string(signal);
   const char* what = strsignal(signal);
   return what ? name + " (" + what + ")" : name;
@@ -169,8 +168,8 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
   }
   ProcessResult r;
   auto start = std::chrono::steady_clock::now();
-  Result<StartedChild> started = o.start ? o.start->start(o, out_pipe[1], err_pipe[1], r)
-                                         : start_forked(o, out_pipe[1], err_pipe[1], r);
+  Result<StartedChild> started =
+      o.start ? o.start->start(o, out_pipe[1], err_pipe[1], r) : start_forked(o, out_pipe[1], err_pipe[1], r);
   close(out_pipe[1]);
   close(err_pipe[1]);
   if (!started) {

@@ -31,8 +31,8 @@
 namespace base {
 
 struct ResourceLimit {
-  int resource;        // RLIMIT_* from <sys/resource.h>
-  unsigned long long value;  // soft and hard limit
+  int resource;                 // RLIMIT_* from <sys/resource.h>
+  unsigned long long value;     // soft and hard limit
   unsigned long long hard = 0;  // a hard limit above `value`; 0: `value`
 };
 
@@ -69,9 +69,9 @@ struct SpawnOptions {
 
 struct ProcessResult {
   bool timed_out = false;
-  int exit_code = -1;   // -1 when killed by a signal
-  int signal = 0;       // the terminating signal, 0 if it exited
-  std::string out, err;             // capped: head and tail
+  int exit_code = -1;                   // -1 when killed by a signal
+  int signal = 0;                       // the terminating signal, 0 if it exited
+  std::string out, err;                 // capped: head and tail
   size_t out_bytes = 0, err_bytes = 0;  // total bytes the child wrote
   double wall_seconds = 0;
   double cpu_seconds = 0;  // user + system time of the child and the descendants it waited for

@@ -25,8 +25,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-std::optional<std::string> closest_match(std::string_view word,
-                                         const std::vector<std::string>& candidates) {
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   std::optional<std::string> best;
   size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
   for (const auto& c : candidates) {
@@ -98,9 +97,12 @@ std::string last_lines(std::string_view text, size_t max_lines) {
 
 std::string format_ms(double ms) {
   char buf[64];
-  if (ms >= 1000) std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
-  else if (ms >= 1) std::snprintf(buf, sizeof buf, "%.3f ms", ms);
-  else std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000);
+  if (ms >= 1000)
+    std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
+  else if (ms >= 1)
+    std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000);
   return buf;
 }
 
@@ -112,8 +114,10 @@ std::string format_bytes(double bytes) {
     ++u;
   }
   char buf[64];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%.0f B", bytes);
-  else std::snprintf(buf, sizeof buf, "%.1f %s", bytes, units[u]);
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", bytes, units[u]);
   return buf;
 }
 

@@ -16,8 +16,7 @@ size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidate closest to word, if it is close enough to be a likely typo
 // (distance <= max(1, len/3)).
-std::optional<std::string> closest_match(std::string_view word,
-                                         const std::vector<std::string>& candidates);
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
 std::string trim(std::string_view s);
 std::vector<std::string> split(std::string_view s, char sep);

@@ -22,8 +22,8 @@ Status check_duplicate_keys(const Document& doc, const YAML::Node& node) {
         const std::string key = it->first.Scalar();
         for (const auto& [k, mark] : seen)
           if (k == key)
-            return doc.error_at(it->first, "duplicate key '" + key + "' (first given on line " +
-                                               std::to_string(mark.line + 1) + ")");
+            return doc.error_at(
+                it->first, "duplicate key '" + key + "' (first given on line " + std::to_string(mark.line + 1) + ")");
         seen.emplace_back(key, it->first.Mark());
       }
       TRY(check_duplicate_keys(doc, it->second));
@@ -59,8 +59,8 @@ Result<Document> Document::load_file(const std::string& path) {
 
 Error Document::error_at(const YAML::Mark& mark, const std::string& message) const {
   if (mark.line < 0) return Error{name_ + ": " + message};
-  std::string out = name_ + ":" + std::to_string(mark.line + 1) + ":" +
-                    std::to_string(mark.column + 1) + ": " + message;
+  std::string out =
+      name_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) + ": " + message;
   if (static_cast<size_t>(mark.line) < lines_.size()) {
     std::string line = lines_[mark.line];
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -73,16 +73,18 @@ Error Document::error_at(const YAML::Node& node, const std::string& message) con
   return error_at(node.Mark(), message);
 }
 
-Status check_keys(const Document& doc, const YAML::Node& map,
-                  const std::vector<std::string>& allowed, const std::string& what) {
+Status check_keys(const Document& doc, const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& what) {
   for (auto it = map.begin(); it != map.end(); ++it) {
     const std::string key = it->first.Scalar();
     bool known = false;
     for (const auto& a : allowed) known = known || a == key;
     if (known) continue;
     std::string message = "unknown key '" + key + "' in " + what;
-    if (auto guess = closest_match(key, allowed)) message += " (did you mean '" + *guess + "'?)";
-    else message += " (allowed: " + join(allowed, ", ") + ")";
+    if (auto guess = closest_match(key, allowed))
+      message += " (did you mean '" + *guess + "'?)";
+    else
+      message += " (allowed: " + join(allowed, ", ") + ")";
     return doc.error_at(it->first, message);
   }
   return {};
@@ -101,23 +103,19 @@ Status expect_sequence(const Document& doc, const YAML::Node& node, const std::s
 Result<YAML::Node> require(const Document& doc, const YAML::Node& map, const std::string& key,
                            const std::string& what) {
   YAML::Node value = map[key];
-  if (!value.IsDefined() || value.IsNull())
-    return doc.error_at(map, "missing required key '" + key + "' in " + what);
+  if (!value.IsDefined() || value.IsNull()) return doc.error_at(map, "missing required key '" + key + "' in " + what);
   return value;
 }
 
 namespace {
 
 template <class T>
-Result<T> convert(const Document& doc, const YAML::Node& node, const std::string& key,
-                  const char* expected) {
-  if (!node.IsScalar())
-    return doc.error_at(node, std::string("expected ") + expected + " for '" + key + "'");
+Result<T> convert(const Document& doc, const YAML::Node& node, const std::string& key, const char* expected) {
+  if (!node.IsScalar()) return doc.error_at(node, std::string("expected ") + expected + " for '" + key + "'");
   try {
     return node.as<T>();
   } catch (const YAML::Exception&) {
-    return doc.error_at(node, std::string("expected ") + expected + " for '" + key + "', got '" +
-                                  node.Scalar() + "'");
+    return doc.error_at(node, std::string("expected ") + expected + " for '" + key + "', got '" + node.Scalar() + "'");
   }
 }
 
@@ -131,7 +129,8 @@ Result<int64_t> as_int(const Document& doc, const YAML::Node& node, const std::s
 }
 Result<double> as_double(const Document& doc, const YAML::Node& node, const std::string& key) {
   TRY_ASSIGN(double v, convert<double>(doc, node, key, "a number"));
-  if (!std::isfinite(v)) return doc.error_at(node, "expected a finite number for '" + key + "', got '" + node.Scalar() + "'");
+  if (!std::isfinite(v))
+    return doc.error_at(node, "expected a finite number for '" + key + "', got '" + node.Scalar() + "'");
   return v;
 }
 
@@ -170,8 +169,10 @@ Result<std::string> as_choice(const Document& doc, const YAML::Node& node, const
   for (const auto& c : choices)
     if (c == value) return value;
   std::string message = "invalid value '" + value + "' for '" + key + "'";
-  if (auto guess = closest_match(value, choices)) message += " (did you mean '" + *guess + "'?)";
-  else message += " (expected one of: " + join(choices, ", ") + ")";
+  if (auto guess = closest_match(value, choices))
+    message += " (did you mean '" + *guess + "'?)";
+  else
+    message += " (expected one of: " + join(choices, ", ") + ")";
   return doc.error_at(node, message);
 }
 

@@ -39,16 +39,15 @@ class Document {
 
 // Fails on the first key of `map` that is not in `allowed`, suggesting the
 // closest allowed key. `what` names the map in the message ("input 'x'").
-Status check_keys(const Document& doc, const YAML::Node& map,
-                  const std::vector<std::string>& allowed, const std::string& what);
+Status check_keys(const Document& doc, const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& what);
 
 // Fails unless node is a map (sequence) — `what` names what was expected.
 Status expect_map(const Document& doc, const YAML::Node& node, const std::string& what);
 Status expect_sequence(const Document& doc, const YAML::Node& node, const std::string& what);
 
 // The value under `key`, or an error pointing at `map` if it is missing.
-Result<YAML::Node> require(const Document& doc, const YAML::Node& map, const std::string& key,
-                           const std::string& what);
+Result<YAML::Node> require(const Document& doc, const YAML::Node& map, const std::string& key, const std::string& what);
 
 // Scalar conversions with typed errors ("expected an integer for 'trials', got 'five'").
 Result<std::string> as_string(const Document& doc, const YAML::Node& node, const std::string& key);

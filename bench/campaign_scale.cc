@@ -19,8 +19,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "agent/cli/args.h"
 #include "agent/campaign/campaign.h"
+#include "agent/cli/args.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "eval/problems/problem.h"
@@ -52,7 +52,9 @@ eval::Outcome fake_outcome(const std::string& source) {
   eval::Outcome o;
   o.phases_ms = {{"compile", 0}, {"total", 0}};
   switch (h % 10) {
-    case 0: case 1: case 2: {
+    case 0:
+    case 1:
+    case 2: {
       o.status = eval::Status::compile_error;
       o.message = "the candidate does not compile";
       std::string log;
@@ -62,7 +64,8 @@ eval::Outcome fake_outcome(const std::string& source) {
       o.compile = eval::CompileInfo{false, false, 0, log, "nvcc", "", {}};
       break;
     }
-    case 3: case 4: {
+    case 3:
+    case 4: {
       o.status = eval::Status::mismatch;
       o.message = "output 0 differs in trial 0";
       for (int t = 0; t < 5; ++t) {
@@ -90,8 +93,8 @@ std::string config_text(int samples, int turns, const std::string& history) {
          "models:\n  - name: bench\n    provider: openai\n    model: bench\n"
          "    base_url: http://127.0.0.1:9\n    api_key_env: REFINERY_BENCH_KEY\n    concurrency: 16\n"
          "    price: {input: 1.25, cached_input: 0.125, output: 10}\n"
-         "strategies:\n  - name: refine\n    kind: refine\n    samples: " + std::to_string(samples) +
-         "\n    turns: " + std::to_string(turns) + "\n    history: " + history +
+         "strategies:\n  - name: refine\n    kind: refine\n    samples: " +
+         std::to_string(samples) + "\n    turns: " + std::to_string(turns) + "\n    history: " + history +
          "\neval:\n  backend: cuda\n";
 }
 
@@ -102,12 +105,16 @@ double peak_rss_mb() {
 }
 
 int run(int argc, char** argv) {
-  auto args = agent::parse_args(std::vector<std::string>(argv + 1, argv + argc),
-                                {{"out", true, ""}, {"problems", true, ""}, {"samples", true, ""},
-                                 {"turns", true, ""}, {"response-bytes", true, ""}, {"history", true, ""}});
+  auto args = agent::parse_args(std::vector<std::string>(argv + 1, argv + argc), {{"out", true, ""},
+                                                                                  {"problems", true, ""},
+                                                                                  {"samples", true, ""},
+                                                                                  {"turns", true, ""},
+                                                                                  {"response-bytes", true, ""},
+                                                                                  {"history", true, ""}});
   if (!args || !args->has("out")) {
-    std::fprintf(stderr, "usage: refinery_bench_campaign --out DIR [--problems N] [--samples K] [--turns T] "
-                         "[--response-bytes B] [--history full|last]\n%s\n",
+    std::fprintf(stderr,
+                 "usage: refinery_bench_campaign --out DIR [--problems N] [--samples K] [--turns T] "
+                 "[--response-bytes B] [--history full|last]\n%s\n",
                  args ? "" : args.error().message.c_str());
     return 2;
   }
@@ -138,9 +145,12 @@ int run(int argc, char** argv) {
     }
     std::string text;
     for (const auto& line : base::split(*spec, '\n')) {
-      if (base::starts_with(line, "level:")) text += "level: 4\n";
-      else if (base::starts_with(line, "number:")) text += "number: " + std::to_string(i + 1) + "\n";
-      else text += line + "\n";
+      if (base::starts_with(line, "level:"))
+        text += "level: 4\n";
+      else if (base::starts_with(line, "number:"))
+        text += "number: " + std::to_string(i + 1) + "\n";
+      else
+        text += line + "\n";
     }
     fs::create_directories(dir);
     if (auto s = base::write_file((dir / "spec.yaml").string(), text); !s) {
@@ -186,15 +196,19 @@ int run(int argc, char** argv) {
   settings.backend = eval::Backend::cuda;
   settings.size = "full";
   agent::CampaignDeps deps{
-      *config, *store, problems,
+      *config,
+      *store,
+      problems,
       [&](const eval::Problem&, const std::string& source) -> base::Result<eval::Outcome> {
         ++evaluated;
         return fake_outcome(source);
       },
-      settings, *templates,
-      agent::Target{eval::Backend::cuda, eval::LanguageId::cuda_cxx, "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s", "nvcc 13.0 (sm_90a)", "2.11"},
-      [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest& request)
-          -> base::Result<agent::Completion> {
+      settings,
+      *templates,
+      agent::Target{eval::Backend::cuda, eval::LanguageId::cuda_cxx, "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s",
+                    "nvcc 13.0 (sm_90a)", "2.11"},
+      [&](const agent::ModelConfig&, const agent::AttemptKey& key,
+          const agent::ChatRequest& request) -> base::Result<agent::Completion> {
         ++asked;
         agent::Completion c;
         c.requests = 1;
@@ -205,7 +219,10 @@ int run(int argc, char** argv) {
         c.response.usage.output_tokens = static_cast<int64_t>(c.response.text.size() / 4);
         return c;
       },
-      nullptr, nullptr, nullptr, agent::default_eval_threads(eval::Backend::cuda)};
+      nullptr,
+      nullptr,
+      nullptr,
+      agent::default_eval_threads(eval::Backend::cuda)};
   auto status = agent::run_campaign(deps);
   const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (!status) {
@@ -228,4 +245,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run(argc, argv); }
+int main(int argc, char** argv) {
+  return run(argc, argv);
+}

@@ -50,9 +50,9 @@ int main(int argc, char** argv) {
   }
   std::filesystem::remove_all(*scratch);
   const double p50 = percentile(plain_ms, 0.5), s50 = percentile(sandboxed_ms, 0.5);
-  std::printf("%d runs of %s --version: plain median %.2f ms (p90 %.2f), sandboxed median %.2f ms (p90 %.2f): "
-              "+%.2f ms per step\n",
-              runs, toolchain.cxx.c_str(), p50, percentile(plain_ms, 0.9), s50, percentile(sandboxed_ms, 0.9),
-              s50 - p50);
+  std::printf(
+      "%d runs of %s --version: plain median %.2f ms (p90 %.2f), sandboxed median %.2f ms (p90 %.2f): "
+      "+%.2f ms per step\n",
+      runs, toolchain.cxx.c_str(), p50, percentile(plain_ms, 0.9), s50, percentile(sandboxed_ms, 0.9), s50 - p50);
   return 0;
 }

@@ -63,8 +63,8 @@ struct PooledOutcome {
   Outcome outcome;
   int device = 0;
   std::vector<RetiredDevice> retired;
-  int probes = 0;         // how many probes ran
-  double probe_ms = 0;    // and how long they took
+  int probes = 0;       // how many probes ran
+  double probe_ms = 0;  // and how long they took
 };
 base::Result<PooledOutcome> run_on_pool(DevicePool& pool, const std::string& what,
                                         const std::function<base::Result<Outcome>(int device)>& run,

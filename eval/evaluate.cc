@@ -7,8 +7,8 @@
 
 #include "base/fs.h"
 #include "base/redact.h"
-#include "profiler/ncu.h"
 #include "eval/build/shim.h"
+#include "profiler/ncu.h"
 
 namespace eval {
 using base::Error;
@@ -105,7 +105,9 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   const Language& language = eval::language(language_for(settings.backend));
   std::vector<Finding> findings;
   switch (language.checks) {
-    case Checks::c_family: findings = scan_source(candidate_source, settings.static_checks); break;
+    case Checks::c_family:
+      findings = scan_source(candidate_source, settings.static_checks);
+      break;
   }
   const double static_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (std::string why = rejection_message(findings); !why.empty()) {
@@ -127,7 +129,9 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   // What the candidate's loader calls: for a shared library, the shim's entry point.
   std::string candidate_shim;
   switch (language.loader) {
-    case Loader::shared_library: candidate_shim = shim; break;
+    case Loader::shared_library:
+      candidate_shim = shim;
+      break;
   }
   CompileJob cand_job{settings.backend, language.id, false, candidate_source, candidate_shim, "candidate"};
   auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
@@ -135,8 +139,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   auto ref = ref_future.get();
   double compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!ref) return ref.error().wrap(problem.id + ": compiling the reference");
-  if (!ref->ok)
-    return Error{problem.id + ": the reference does not compile:\n" + ref->log};
+  if (!ref->ok) return Error{problem.id + ": the reference does not compile:\n" + ref->log};
   if (!cand) return cand.error().wrap("compiling the candidate");
 
   // The preprocessed source next: a name built by a macro is spelt out
@@ -144,7 +147,9 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   const auto p0 = Clock::now();
   std::vector<Finding> hidden;
   switch (language.checks) {
-    case Checks::c_family: hidden = scan_preprocessed(cand->preprocessed, findings, settings.static_checks); break;
+    case Checks::c_family:
+      hidden = scan_preprocessed(cand->preprocessed, findings, settings.static_checks);
+      break;
   }
   findings.insert(findings.end(), hidden.begin(), hidden.end());
   const double preprocessed_ms = std::chrono::duration<double, std::milli>(Clock::now() - p0).count();
@@ -159,7 +164,8 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   } else {
     TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, language.id, settings));
   }
-  outcome.compile = CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command, cand->headers, cand->steps};
+  outcome.compile =
+      CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command, cand->headers, cand->steps};
   outcome.static_findings = std::move(findings);
   if (auto inputs = resolve_inputs(problem, settings.size))
     outcome.quarantine = quarantine_reason(*inputs, outcome, settings.quarantine_speedup);
@@ -267,7 +273,8 @@ profiler::Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const 
   job.timing.enabled = false;
   const std::string log = "ncu.csv";
   std::string csv;
-  auto run = launcher_.run(job, profiler::ncu_arguments(settings.ncu_path, settings.profile.metrics, "{dir}/" + log), log, &csv);
+  auto run = launcher_.run(job, profiler::ncu_arguments(settings.ncu_path, settings.profile.metrics, "{dir}/" + log),
+                           log, &csv);
   profiler::Profile p;
   p.tool = "ncu";
   p.metrics = settings.profile.metrics;
@@ -283,8 +290,9 @@ profiler::Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const 
   if (run && run->profile) p.device = run->profile->device;
   if (p.candidate.kernels.empty() && !p.reference.kernels.empty()) {
     // ncu follows the judge, not the runner it starts in a sandbox of its own.
-    std::string note = "ncu profiles the judge's process only: the candidate runs in the sandboxed runner, "
-                       "out of ncu's reach, so only the reference's kernels are here (the cupti profiler has both)";
+    std::string note =
+        "ncu profiles the judge's process only: the candidate runs in the sandboxed runner, "
+        "out of ncu's reach, so only the reference's kernels are here (the cupti profiler has both)";
     p.counters_note = p.counters_note.empty() ? note : p.counters_note + "; " + note;
   }
   p.overhead_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -19,12 +19,12 @@
 
 #include "base/result.h"
 #include "eval/build/compiler.h"
+#include "eval/build/static_checks.h"
 #include "eval/device_pool.h"
 #include "eval/job.h"
-#include "eval/verdict/outcome.h"
 #include "eval/problems/problem.h"
 #include "eval/settings.h"
-#include "eval/build/static_checks.h"
+#include "eval/verdict/outcome.h"
 #include "eval/worker_launcher.h"
 
 namespace eval {

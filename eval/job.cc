@@ -6,10 +6,14 @@ namespace eval {
 
 std::string to_string(Profiler profiler) {
   switch (profiler) {
-    case Profiler::automatic: return "auto";
-    case Profiler::none: return "none";
-    case Profiler::cupti: return "cupti";
-    case Profiler::ncu: return "ncu";
+    case Profiler::automatic:
+      return "auto";
+    case Profiler::none:
+      return "none";
+    case Profiler::cupti:
+      return "cupti";
+    case Profiler::ncu:
+      return "ncu";
   }
   return "none";
 }
@@ -22,7 +26,9 @@ base::Result<Profiler> parse_profiler(const std::string& name) {
 
 using nlohmann::json;
 
-std::string to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
+std::string to_string(Backend backend) {
+  return backend == Backend::cuda ? "cuda" : "cpu";
+}
 
 base::Result<Backend> parse_backend(const std::string& name) {
   if (name == "cpu") return Backend::cpu;

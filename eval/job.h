@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "base/result.h"
-#include "eval/problems/dtype.h"
 #include "eval/build/language.h"
+#include "eval/problems/dtype.h"
 #include "eval/problems/problem.h"
 
 namespace eval {
@@ -23,7 +23,7 @@ base::Result<Backend> parse_backend(const std::string& name);
 
 struct TimingOptions {
   bool enabled = true;
-  int warmup = 3;            // calls of each before the first timed trial
+  int warmup = 3;  // calls of each before the first timed trial
   int min_trials = 10;
   int max_trials = 100;
   double target_seconds = 2.0;  // stop after min_trials once this much time is spent
@@ -57,11 +57,11 @@ struct ProfileOptions {
 struct WorkerJob {
   std::string problem_id;
   Backend backend = Backend::cpu;
-  int device = 0;                       // cuda device ordinal
-  int threads = 0;                      // cpu: intra-op threads, 0 = all cores
+  int device = 0;   // cuda device ordinal
+  int threads = 0;  // cpu: intra-op threads, 0 = all cores
   std::string reference_library, candidate_library;
   LanguageId candidate_language = LanguageId::cxx;  // how the runner loads the candidate (language.h)
-  std::string reference_digest, candidate_digest;  // SHA-256 of each, from the compile cache
+  std::string reference_digest, candidate_digest;   // SHA-256 of each, from the compile cache
   std::vector<ResolvedInput> inputs;
   std::vector<uint64_t> correctness_seeds;  // one per trial
   uint64_t timing_seed = 0;

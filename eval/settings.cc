@@ -2,7 +2,9 @@
 
 namespace eval {
 
-std::string to_string(Mode mode) { return mode == Mode::kernelbench ? "kernelbench" : "refinery"; }
+std::string to_string(Mode mode) {
+  return mode == Mode::kernelbench ? "kernelbench" : "refinery";
+}
 
 base::Result<Mode> parse_mode(const std::string& name) {
   if (name == "refinery") return Mode::refinery;

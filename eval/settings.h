@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "eval/build/static_checks.h"
 #include "eval/job.h"
 #include "eval/verdict/outcome.h"
-#include "eval/build/static_checks.h"
 
 namespace eval {
 
@@ -55,31 +55,31 @@ struct LaunchSettings {
 
 // What was asked where `auto` is an answer; agent::make_context resolves it.
 struct AskedSettings {
-  std::optional<Backend> backend;     // unset (auto): cuda where the worker sees a GPU, else cpu
-  std::optional<std::string> size;    // full | small; unset: full on cuda, small on cpu
+  std::optional<Backend> backend;   // unset (auto): cuda where the worker sees a GPU, else cpu
+  std::optional<std::string> size;  // full | small; unset: full on cuda, small on cpu
   Profiler profiler = Profiler::automatic;
-  std::vector<std::string> metrics;   // profile counters; empty: profiler::default_metrics()
+  std::vector<std::string> metrics;  // profile counters; empty: profiler::default_metrics()
   bool operator==(const AskedSettings&) const = default;
 };
 
 struct EvalSettings {
   AskedSettings asked;
-  Backend backend = Backend::cpu;       // resolved from asked.backend
-  std::string size = "small";           // resolved from asked.size
+  Backend backend = Backend::cpu;  // resolved from asked.backend
+  std::string size = "small";      // resolved from asked.size
   Mode mode = Mode::refinery;
-  int trials = 5;                       // correctness trials
+  int trials = 5;  // correctness trials
   // Enabled, the most timed trials (max_trials, 100), the calls per window
   // (batch_calls) and the trace of every window (trace).
   TimingOptions timing;
   // Overrides of the tolerance in force (effective_tolerance); a half given
   // alone keeps the other half of what would be in force without it.
   std::optional<double> atol, rtol;
-  std::optional<uint64_t> seed;         // master seed for the hidden input seeds; unset = random per evaluation
+  std::optional<uint64_t> seed;  // master seed for the hidden input seeds; unset = random per evaluation
   // The judge's secret (WorkerJob::entropy): empty, the judge draws its own
   // for every evaluation; set only to repeat a recorded one's inputs.
   std::string entropy;
   int device = 0;
-  int threads = 0;                      // cpu: threads of reference and candidate; 0 = all (or a runner's share)
+  int threads = 0;  // cpu: threads of reference and candidate; 0 = all (or a runner's share)
   // Profiling of a correct candidate on cuda, resolved from asked.profiler:
   // tool "cupti" (inside the worker) or "ncu" (a second, profile-only run
   // under Nsight Compute at ncu_path); tool "" profiles nothing.
@@ -112,7 +112,7 @@ struct EvalSettings {
   bool launch_watch = true;
   CompileSettings compile;
   LaunchSettings launch;
-  std::string problems_dir;             // empty: eval::default_problems_root()
+  std::string problems_dir;  // empty: eval::default_problems_root()
   bool operator==(const EvalSettings&) const = default;
 };
 

@@ -20,13 +20,11 @@ using base::Result;
 namespace {
 
 bool allowlisted(const std::string& key) {
-  static const char* exact[] = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH",
-                                "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
-                                "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+  static const char* exact[] = {"PATH", "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
+                                "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
                                 "CUDA_MODULE_LOADING", "CUDA_CACHE_PATH",
                                 // Kept set on shared multi-GPU hosts: multicast can take GPUs down.
-                                "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST",
-                                "NVSHMEM_DISABLE_NVLS"};
+                                "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS"};
   for (const char* e : exact)
     if (key == e) return true;
   return false;
@@ -54,8 +52,8 @@ std::vector<std::string> current_environment() {
   return out;
 }
 
-std::vector<std::string> worker_environment(const std::vector<std::string>& parent,
-                                            const std::string& job_dir, int threads) {
+std::vector<std::string> worker_environment(const std::vector<std::string>& parent, const std::string& job_dir,
+                                            int threads) {
   std::vector<std::string> env;
   for (const auto& kv : parent) {
     auto eq = kv.find('=');
@@ -70,7 +68,8 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& pare
 }
 
 uint64_t default_memory_limit() {
-  const uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+  const uint64_t physical =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
   return physical / 4 * 3;
 }
 
@@ -94,7 +93,7 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   std::unique_ptr<base::MemoryCgroup> cgroup;
   if (options_.runner_memory_bytes > 0) {
     auto made = base::MemoryCgroup::create(cgroup_parent(), "refinery-runner-" + std::to_string(getpid()),
-                                             options_.runner_memory_bytes);
+                                           options_.runner_memory_bytes);
     if (made) {
       cgroup = std::move(made).value();
       job.runner_cgroup = cgroup->path();
@@ -124,9 +123,7 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   o.timeout_seconds = options_.timeout_seconds;
   o.output_cap_bytes = options_.output_cap_bytes;
   o.isolate_network = options_.isolate_network;
-  o.limits = {{RLIMIT_CORE, 0},
-              {RLIMIT_FSIZE, options_.file_size_limit_bytes},
-              {RLIMIT_NOFILE, 4096}};
+  o.limits = {{RLIMIT_CORE, 0}, {RLIMIT_FSIZE, options_.file_size_limit_bytes}, {RLIMIT_NOFILE, 4096}};
   if (options_.memory_limit_bytes) o.limits.push_back({RLIMIT_AS, options_.memory_limit_bytes});
   TRY_ASSIGN(base::ProcessResult p, spawner_.run(o));
 
@@ -139,8 +136,7 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   // the profile, run_job.cc): then just the profile is lost.
   if (result_text && (!p.timed_out || phase == "profile")) {
     auto parsed = nlohmann::json::parse(*result_text, nullptr, false);
-    auto decoded = parsed.is_discarded() ? Result<Outcome>(Error{"result is not JSON"})
-                                         : outcome_from_json(parsed);
+    auto decoded = parsed.is_discarded() ? Result<Outcome>(Error{"result is not JSON"}) : outcome_from_json(parsed);
     if (!p.timed_out && decoded) {
       outcome = std::move(decoded).value();
       have_result = true;
@@ -158,15 +154,14 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
     std::string where = phase.empty() ? "" : " during " + phase;
     if (p.timed_out) {
       outcome.status = Status::timeout;
-      outcome.message = "did not finish within " + base::format_ms(options_.timeout_seconds * 1000) +
-                        "; killed" + where;
+      outcome.message =
+          "did not finish within " + base::format_ms(options_.timeout_seconds * 1000) + "; killed" + where;
     } else if (p.signal) {
       outcome.status = Status::crashed;
       outcome.message = "the worker was killed by " + base::describe_signal(p.signal) + where;
     } else {
       outcome.status = Status::crashed;
-      outcome.message = "the worker exited with code " + std::to_string(p.exit_code) +
-                        " without a result" + where;
+      outcome.message = "the worker exited with code " + std::to_string(p.exit_code) + " without a result" + where;
     }
     std::string tail = base::last_lines(p.err, 3);
     if (!tail.empty() && !p.timed_out) outcome.message += ": " + tail;
@@ -178,8 +173,7 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   outcome.phase = phase;
   outcome.stdout_tail = base::head_and_tail(p.out, 4096);
   outcome.stderr_tail = base::head_and_tail(p.err, 4096);
-  if (p.out_bytes > p.out.size())
-    outcome.stdout_tail += "\n[stdout: " + std::to_string(p.out_bytes) + " bytes in all]";
+  if (p.out_bytes > p.out.size()) outcome.stdout_tail += "\n[stdout: " + std::to_string(p.out_bytes) + " bytes in all]";
   // The judge reports the runner's sandbox; without a result, the judge's own namespace.
   if (!have_result) outcome.network_isolated = p.network_isolated;
   outcome.phases_ms["worker_wall"] = p.wall_seconds * 1000;

@@ -29,24 +29,24 @@
 namespace eval {
 
 struct LaunchOptions {
-  std::string worker_path;                 // refinery-worker
-  std::string scratch_dir;                 // private job folders are made here
-  double timeout_seconds = 300;            // the whole job, worker start included
-  size_t output_cap_bytes = 64 << 10;      // per stream
-  uint64_t memory_limit_bytes = 0;         // address space; 0 = none (cuda needs none)
+  std::string worker_path;             // refinery-worker
+  std::string scratch_dir;             // private job folders are made here
+  double timeout_seconds = 300;        // the whole job, worker start included
+  size_t output_cap_bytes = 64 << 10;  // per stream
+  uint64_t memory_limit_bytes = 0;     // address space; 0 = none (cuda needs none)
   // The runner's memory cgroup cap (base/cgroup.h): every page it charges,
   // memfd, tmpfs and SysV shared memory included; 0 = no cgroup. A cgroup is
   // made for each job under refinery's own, where the host allows one.
   uint64_t runner_memory_bytes = 0;
   uint64_t file_size_limit_bytes = 1ull << 30;
   bool isolate_network = true;
-  bool keep_job_dirs = false;              // leave folders behind for debugging
+  bool keep_job_dirs = false;  // leave folders behind for debugging
 };
 
 // The worker's environment: the allowlisted variables of `parent`, minus
 // anything named like a secret, with HOME and TMPDIR pointing at job_dir.
-std::vector<std::string> worker_environment(const std::vector<std::string>& parent,
-                                            const std::string& job_dir, int threads);
+std::vector<std::string> worker_environment(const std::vector<std::string>& parent, const std::string& job_dir,
+                                            int threads);
 
 // Three quarters of this machine's physical memory: the default of both caps above.
 uint64_t default_memory_limit();

@@ -43,10 +43,11 @@ std::string cupti_error(CUptiResult r) {
   return s ? s : "CUPTI error " + std::to_string(static_cast<int>(r));
 }
 
-#define CUPTI_TRY(call)                                                               \
-  do {                                                                                \
-    CUptiResult r_ = (call);                                                          \
-    if (r_ != CUPTI_SUCCESS) return base::Error{std::string(#call).substr(0, std::string(#call).find('(')) + ": " + cupti_error(r_)}; \
+#define CUPTI_TRY(call)                                                                                        \
+  do {                                                                                                         \
+    CUptiResult r_ = (call);                                                                                   \
+    if (r_ != CUPTI_SUCCESS)                                                                                   \
+      return base::Error{std::string(#call).substr(0, std::string(#call).find('(')) + ": " + cupti_error(r_)}; \
   } while (0)
 
 // Activity records arrive in buffers CUPTI hands back; they are decoded into
@@ -73,12 +74,18 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
 
 const char* copy_kind(uint8_t kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "memcpy HtoD";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "memcpy DtoH";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "memcpy DtoD";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "memcpy HtoH";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "memcpy PtoP";
-    default: return "memcpy";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+      return "memcpy HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+      return "memcpy DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+      return "memcpy DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return "memcpy HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+      return "memcpy PtoP";
+    default:
+      return "memcpy";
   }
 }
 
@@ -103,12 +110,13 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       g_sink.call.kernels.push_back(std::move(r));
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-      g_sink.call.memory.push_back({copy_kind(m->copyKind), static_cast<int64_t>(m->bytes),
-                                    static_cast<double>(m->end - m->start) / 1e3});
+      g_sink.call.memory.push_back(
+          {copy_kind(m->copyKind), static_cast<int64_t>(m->bytes), static_cast<double>(m->end - m->start) / 1e3});
       g_sink.span(m->start, m->end);
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-      g_sink.call.memory.push_back({"memset", static_cast<int64_t>(m->bytes), static_cast<double>(m->end - m->start) / 1e3});
+      g_sink.call.memory.push_back(
+          {"memset", static_cast<int64_t>(m->bytes), static_cast<double>(m->end - m->start) / 1e3});
       g_sink.span(m->start, m->end);
     }
   }
@@ -231,7 +239,7 @@ class Counters {
   // every pass of every kernel, which at a full-size problem's arenas takes
   // minutes (docs/judge-and-runner.md).
   base::Result<std::vector<std::map<std::string, double>>> collect(const Call& call, size_t max_ranges,
-                                                                    CUpti_ProfilerReplayMode replay) {
+                                                                   CUpti_ProfilerReplayMode replay) {
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = object_;
     size.pMetricNames = names_.data();
@@ -368,8 +376,9 @@ void read_counters(Profile& p, int device, const std::vector<std::string>& metri
   if (auto s = counters.init(device, metrics, usable, note); !s) {
     p.counters_note = s.error().message;
     if (s.error().message.find("INSUFFICIENT_PRIVILEGES") != std::string::npos)
-      p.counters_note += " (GPU performance counters are restricted to administrators on this host: "
-                         "NVreg_RestrictProfilingToAdminUsers)";
+      p.counters_note +=
+          " (GPU performance counters are restricted to administrators on this host: "
+          "NVreg_RestrictProfilingToAdminUsers)";
     return;
   }
   auto ranges_for = [](const CallProfile& c) { return std::max<size_t>(16, 2 * c.kernels.size()); };
@@ -377,7 +386,8 @@ void read_counters(Profile& p, int device, const std::vector<std::string>& metri
   // launched no kernel (the other process's, see
   // profile_with_cupti) is not run under the profiler at all.
   CUpti_ProfilerReplayMode replay = CUPTI_UserReplay;
-  auto collect = [&](const Call& call, const CallProfile& side) -> base::Result<std::vector<std::map<std::string, double>>> {
+  auto collect = [&](const Call& call,
+                     const CallProfile& side) -> base::Result<std::vector<std::map<std::string, double>>> {
     if (side.kernels.empty()) return std::vector<std::map<std::string, double>>{};
     auto got = counters.collect(call, ranges_for(side), replay);
     if (!got && replay == CUPTI_UserReplay) {
@@ -412,7 +422,9 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-base::Result<CallProfile> record_kernels(const Call& call) { return record_activity(call); }
+base::Result<CallProfile> record_kernels(const Call& call) {
+  return record_activity(call);
+}
 
 base::Result<Profile> profile_with_cupti(int device, const std::vector<std::string>& metrics, const Call& candidate,
                                          const Call& reference) {
@@ -454,7 +466,9 @@ base::Status profile_window_for_ncu(const Call& candidate, const Call& reference
 
 #else  // without CUDA
 
-DeviceLimits device_limits(int) { return {}; }
+DeviceLimits device_limits(int) {
+  return {};
+}
 
 base::Result<CallProfile> record_kernels(const Call&) {
   return base::Error{"this refinery-worker was built without CUDA: no kernel records"};

@@ -36,7 +36,8 @@ constexpr Hook kHooks[] = {
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, Watched::launch, 1},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, Watched::launch, 0},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, Watched::launch, 0},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000, Watched::launch},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
+     Watched::launch},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, Watched::graph},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, Watched::graph},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020, Watched::stream},
@@ -75,7 +76,7 @@ struct LaunchWatch::State {
   std::mutex mutex;
   // Looked up by string_view (std::less<>): a launch's callback allocates nothing.
   std::set<std::string, std::less<>> own;  // mangled and demangled
-  const void* library_base = nullptr;  // where the candidate's library is loaded
+  const void* library_base = nullptr;      // where the candidate's library is loaded
   LaunchTally tally;
   std::map<std::string, int64_t, std::less<>> others;  // launches since the last take, by name
 
@@ -91,8 +92,12 @@ struct LaunchWatch::State {
   void count(Watched what, const char* name, const void* stub) {
     std::lock_guard<std::mutex> lock(mutex);
     switch (what) {
-      case Watched::graph: ++tally.graphs; break;
-      case Watched::stream: ++tally.streams; break;
+      case Watched::graph:
+        ++tally.graphs;
+        break;
+      case Watched::stream:
+        ++tally.streams;
+        break;
       case Watched::launch: {
         const std::string_view key = name ? std::string_view(name) : std::string_view("?");
         bool mine = name && own.find(key) != own.end();
@@ -105,8 +110,10 @@ struct LaunchWatch::State {
           ++tally.own;
         } else {
           ++tally.other;
-          if (auto it = others.find(key); it != others.end()) ++it->second;
-          else others.emplace(std::string(key), 1);
+          if (auto it = others.find(key); it != others.end())
+            ++it->second;
+          else
+            others.emplace(std::string(key), 1);
         }
         break;
       }
@@ -124,9 +131,8 @@ void CUPTIAPI on_callback(void* user, CUpti_CallbackDomain domain, CUpti_Callbac
   if (!enter || (domain == CUPTI_CB_DOMAIN_DRIVER_API && t_runtime_depth > 0)) return;
   for (const Hook& h : kHooks) {
     if (h.domain != domain || h.cbid != cbid) continue;
-    const void* stub = h.func_at >= 0 && cb->functionParams
-                           ? static_cast<const void* const*>(cb->functionParams)[h.func_at]
-                           : nullptr;
+    const void* stub =
+        h.func_at >= 0 && cb->functionParams ? static_cast<const void* const*>(cb->functionParams)[h.func_at] : nullptr;
     return static_cast<LaunchWatch::State*>(user)->count(h.what, cb->symbolName, stub);
   }
 }
@@ -137,7 +143,8 @@ base::Result<std::unique_ptr<LaunchWatch>> LaunchWatch::start(const std::vector<
   std::unique_ptr<LaunchWatch> w(new LaunchWatch());
   w->state_ = std::make_unique<State>();
   for (const auto& name : own) w->state_->learn(name);
-  CUptiResult r = cuptiSubscribe(&w->state_->subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_callback), w->state_.get());
+  CUptiResult r =
+      cuptiSubscribe(&w->state_->subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_callback), w->state_.get());
   if (r != CUPTI_SUCCESS) return base::Error{"cuptiSubscribe: " + cupti_message(r)};
   for (const Hook& h : kHooks) {
     r = cuptiEnableCallback(1, w->state_->subscriber, h.domain, h.cbid);
@@ -173,7 +180,8 @@ base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
   // process turned the activity records off.
   if (static_cast<int64_t>(traced->kernels.size()) < launched)
     return base::Error{"CUPTI recorded " + std::to_string(traced->kernels.size()) + " kernels of the " +
-                       std::to_string(launched) + " launched: a launch failed unchecked, or the activity records were turned off"};
+                       std::to_string(launched) +
+                       " launched: a launch failed unchecked, or the activity records were turned off"};
   for (const auto& k : traced->kernels)
     (state_->own.find(k.name) != state_->own.end() ? state_->tally.own_us : state_->tally.other_us) += k.duration_us;
   return {};
@@ -184,8 +192,9 @@ base::Result<LaunchTally> LaunchWatch::take() {
   // one callback off takes the subscriber's handle, which only the watch
   // holds, while cuptiFinalize or cuptiUnsubscribe turns them all off. Two
   // queries a request keep what the watch adds to a timed window small.
-  for (const Hook& h : {Hook{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Watched::launch},
-                        Hook{CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, Watched::launch}}) {
+  for (const Hook& h :
+       {Hook{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, Watched::launch},
+        Hook{CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, Watched::launch}}) {
     uint32_t enabled = 0;
     CUptiResult r = cuptiGetCallbackState(&enabled, state_->subscriber, h.domain, h.cbid);
     if (r != CUPTI_SUCCESS || !enabled)
@@ -210,8 +219,12 @@ base::Result<std::unique_ptr<LaunchWatch>> LaunchWatch::start(const std::vector<
 }
 LaunchWatch::~LaunchWatch() = default;
 void LaunchWatch::set_library(const void*) {}
-base::Status LaunchWatch::trace(const std::function<base::Status()>& call) { return call(); }
-base::Result<LaunchTally> LaunchWatch::take() { return LaunchTally{}; }
+base::Status LaunchWatch::trace(const std::function<base::Status()>& call) {
+  return call();
+}
+base::Result<LaunchTally> LaunchWatch::take() {
+  return LaunchTally{};
+}
 
 #endif
 

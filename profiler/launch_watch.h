@@ -30,10 +30,10 @@
 namespace profiler {
 
 struct LaunchTally {
-  int64_t own = 0;     // launches of the candidate's own kernels
-  int64_t other = 0;   // launches of any other kernel
-  int64_t graphs = 0;  // graph launches (their kernels are not seen one by one)
-  int64_t streams = 0; // streams created
+  int64_t own = 0;      // launches of the candidate's own kernels
+  int64_t other = 0;    // launches of any other kernel
+  int64_t graphs = 0;   // graph launches (their kernels are not seen one by one)
+  int64_t streams = 0;  // streams created
   // Traced calls (trace()): GPU time of the kernels that ran, from CUPTI's activity records.
   double own_us = 0, other_us = 0;
   std::string top_other;  // the most launched kernel not of its own (demangled), or empty

@@ -13,11 +13,16 @@ namespace {
 
 // Launch statistics read from ncu's own sections, so that a row carries what
 // CUPTI's activity record does.
-constexpr const char* kLaunchMetrics[] = {
-    "launch__registers_per_thread", "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
-    "launch__grid_dim_x",           "launch__grid_dim_y",                  "launch__grid_dim_z",
-    "launch__block_dim_x",          "launch__block_dim_y",                 "launch__block_dim_z",
-    "gpu__time_duration.sum"};
+constexpr const char* kLaunchMetrics[] = {"launch__registers_per_thread",
+                                          "launch__shared_mem_per_block_static",
+                                          "launch__shared_mem_per_block_dynamic",
+                                          "launch__grid_dim_x",
+                                          "launch__grid_dim_y",
+                                          "launch__grid_dim_z",
+                                          "launch__block_dim_x",
+                                          "launch__block_dim_y",
+                                          "launch__block_dim_z",
+                                          "gpu__time_duration.sum"};
 
 // One CSV record; quoted fields may hold commas.
 std::vector<std::string> csv_fields(const std::string& line) {
@@ -75,8 +80,8 @@ std::vector<std::string> ncu_arguments(const std::string& ncu_path, const std::v
   std::string list;
   for (const char* m : kLaunchMetrics) list += (list.empty() ? "" : ",") + std::string(m);
   for (const auto& m : metrics) list += "," + m;
-  return {ncu_path, "--profile-from-start", "off", "--csv", "--page", "raw", "--print-units", "base",
-          "--metrics", list, "--target-processes", "all", "--log-file", log_path};
+  return {ncu_path, "--profile-from-start", "off", "--csv",      "--page", "raw", "--print-units", "base", "--metrics",
+          list,     "--target-processes",   "all", "--log-file", log_path};
 }
 
 base::Result<Profile> parse_ncu_csv(const std::string& text, const std::vector<std::string>& metrics) {
@@ -139,7 +144,8 @@ base::Result<Profile> parse_ncu_csv(const std::string& text, const std::vector<s
     }
     (after_marker ? p.reference : p.candidate).kernels.push_back(std::move(k));
   }
-  if (!saw_marker) return Error{"ncu's table has no marker kernel row: cannot tell the candidate's kernels from the reference's"};
+  if (!saw_marker)
+    return Error{"ncu's table has no marker kernel row: cannot tell the candidate's kernels from the reference's"};
   for (auto* side : {&p.candidate, &p.reference})
     for (const auto& k : side->kernels) side->wall_us += k.duration_us;
   if (!missing.empty()) p.counters_note = "ncu did not report: " + base::join(missing, ", ");

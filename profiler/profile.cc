@@ -36,10 +36,18 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceLimits, name, sm_count, pe
                                                 smem_per_block_optin)
 
 json to_json(const Profile& p) {
-  return {{"tool", p.tool},         {"candidate", p.candidate}, {"reference", p.reference},
-          {"metrics", p.metrics},   {"counters", p.counters},   {"counters_note", p.counters_note},
-          {"device", p.device},     {"flops", p.flops},         {"bytes", p.bytes},
-          {"overhead_ms", p.overhead_ms}, {"activity_ms", p.activity_ms}, {"counters_ms", p.counters_ms}};
+  return {{"tool", p.tool},
+          {"candidate", p.candidate},
+          {"reference", p.reference},
+          {"metrics", p.metrics},
+          {"counters", p.counters},
+          {"counters_note", p.counters_note},
+          {"device", p.device},
+          {"flops", p.flops},
+          {"bytes", p.bytes},
+          {"overhead_ms", p.overhead_ms},
+          {"activity_ms", p.activity_ms},
+          {"counters_ms", p.counters_ms}};
 }
 
 base::Result<Profile> profile_from_json(const json& j) {
@@ -65,9 +73,9 @@ base::Result<Profile> profile_from_json(const json& j) {
 
 const std::vector<std::string>& default_metrics() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> v = {metric::sm_throughput,      metric::memory_throughput, metric::dram_bytes_per_second,
-                                  metric::dram_throughput,    metric::achieved_occupancy, metric::l1_hit_rate,
-                                  metric::l2_hit_rate,        metric::duration};
+    std::vector<std::string> v = {
+        metric::sm_throughput,      metric::memory_throughput, metric::dram_bytes_per_second, metric::dram_throughput,
+        metric::achieved_occupancy, metric::l1_hit_rate,       metric::l2_hit_rate,           metric::duration};
     for (const char* reason : {"long_scoreboard", "short_scoreboard", "barrier", "mio_throttle", "lg_throttle",
                                "math_pipe_throttle", "wait", "not_selected", "membar", "no_instruction"})
       v.push_back(std::string(metric::stall_prefix) + reason + metric::stall_suffix);

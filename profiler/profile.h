@@ -18,53 +18,53 @@ namespace profiler {
 
 // One kernel launch.
 struct KernelRecord {
-  std::string name;              // demangled
+  std::string name;  // demangled
   double duration_us = 0;
   int grid[3] = {1, 1, 1};
   int block[3] = {1, 1, 1};
-  int registers = 0;             // per thread
-  int static_smem = 0;           // bytes per block
-  int dynamic_smem = 0;          // bytes per block
-  int local_mem = 0;             // bytes per thread (register spills, local arrays)
+  int registers = 0;                      // per thread
+  int static_smem = 0;                    // bytes per block
+  int dynamic_smem = 0;                   // bytes per block
+  int local_mem = 0;                      // bytes per thread (register spills, local arrays)
   std::map<std::string, double> metrics;  // counter name -> value, for this launch
 };
 
 // A memcpy or memset the call issued.
 struct MemoryRecord {
-  std::string kind;              // "memcpy HtoD", "memcpy DtoD", "memset", ...
+  std::string kind;  // "memcpy HtoD", "memcpy DtoD", "memset", ...
   int64_t bytes = 0;
   double duration_us = 0;
 };
 
 // Everything one side's call did on the device.
 struct CallProfile {
-  std::vector<KernelRecord> kernels;   // in launch order
+  std::vector<KernelRecord> kernels;  // in launch order
   std::vector<MemoryRecord> memory;
-  double wall_us = 0;                  // first start to last end on the device
+  double wall_us = 0;  // first start to last end on the device
 };
 
 // The device's limits, for the roofline and occupancy.
 struct DeviceLimits {
   std::string name;
   int sm_count = 0;
-  double peak_fp32_tflops = 0;   // sm_count x FP32 lanes per SM x 2 x clock
-  double peak_dram_tbps = 0;     // memory clock x bus width x 2
+  double peak_fp32_tflops = 0;  // sm_count x FP32 lanes per SM x 2 x clock
+  double peak_dram_tbps = 0;    // memory clock x bus width x 2
   int max_warps_per_sm = 64;
   int max_blocks_per_sm = 32;
   int registers_per_sm = 65536;
-  int smem_per_sm = 233472;      // bytes
+  int smem_per_sm = 233472;  // bytes
   int smem_per_block_optin = 232448;
 };
 
 struct Profile {
-  std::string tool;                    // "cupti" or "ncu"
+  std::string tool;  // "cupti" or "ncu"
   CallProfile candidate, reference;
-  std::vector<std::string> metrics;    // the counters asked for
-  bool counters = false;               // counters were read
-  std::string counters_note;           // why not, or which metrics the device lacks
+  std::vector<std::string> metrics;  // the counters asked for
+  bool counters = false;             // counters were read
+  std::string counters_note;         // why not, or which metrics the device lacks
   DeviceLimits device;
-  double flops = 0, bytes = 0;         // the problem's work per call (0 = not declared)
-  double overhead_ms = 0;              // wall time the profiling phase added
+  double flops = 0, bytes = 0;              // the problem's work per call (0 = not declared)
+  double overhead_ms = 0;                   // wall time the profiling phase added
   double activity_ms = 0, counters_ms = 0;  // cupti: its two parts
 };
 

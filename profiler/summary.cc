@@ -15,7 +15,6 @@
 namespace profiler {
 namespace {
 
-
 constexpr const char* kTrimmed = "[profile trimmed]";
 
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -111,13 +110,11 @@ std::string speed_of_light(const std::map<std::string, double>& m) {
   if (sm && mem) {
     long s = std::lround(*sm), me = std::lround(*mem);
     if (s < 60 && me < 60) {
-      parts.push_back(
-          format("neither SM (%ld%%) nor memory (%ld%%) is busy: latency- or launch-bound", s, me));
+      parts.push_back(format("neither SM (%ld%%) nor memory (%ld%%) is busy: latency- or launch-bound", s, me));
     } else {
       bool memory = me >= s;
-      parts.push_back(format("SM %ld%%, memory %ld%% of peak: %s-bound, %ld%% from the limit", s,
-                             me, memory ? "memory" : "compute",
-                             std::max(0L, 100 - (memory ? me : s))));
+      parts.push_back(format("SM %ld%%, memory %ld%% of peak: %s-bound, %ld%% from the limit", s, me,
+                             memory ? "memory" : "compute", std::max(0L, 100 - (memory ? me : s))));
     }
   } else if (sm) {
     parts.push_back(format("SM %.0f%% of peak", *sm));
@@ -144,13 +141,10 @@ std::string stall_line(const std::map<std::string, double>& m) {
   std::string prefix = metric::stall_prefix, suffix = metric::stall_suffix;
   std::vector<std::pair<std::string, double>> stalls;
   for (const auto& [name, value] : m)
-    if (name.size() > prefix.size() + suffix.size() && base::starts_with(name, prefix) &&
-        base::ends_with(name, suffix))
-      stalls.emplace_back(name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()),
-                          value);
+    if (name.size() > prefix.size() + suffix.size() && base::starts_with(name, prefix) && base::ends_with(name, suffix))
+      stalls.emplace_back(name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()), value);
   if (stalls.empty()) return "";
-  std::stable_sort(stalls.begin(), stalls.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(stalls.begin(), stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<std::string> parts;
   for (size_t i = 0; i < stalls.size() && i < 3; ++i)
     parts.push_back(format("%s %.2f", stalls[i].first.c_str(), stalls[i].second));
@@ -166,8 +160,7 @@ void kernel_lines(std::vector<std::string>& out, int rank, const KernelGroup& g,
                   const profiler::DeviceLimits& device, bool stalls) {
   const std::string indent = "     ";
   double share = side_us > 0 ? 100 * g.total_us / side_us : 0;
-  out.push_back(format("  %d. ", rank) + shorten_kernel_name(g.name) +
-                format(": %.0f%% of the kernel time, ", share) +
+  out.push_back(format("  %d. ", rank) + shorten_kernel_name(g.name) + format(": %.0f%% of the kernel time, ", share) +
                 plural(g.launches, "launch", "launches") + ", " + format_us(g.total_us));
   const auto& k = g.first;
   std::string res = "grid " + shape(k.grid) + " block " + shape(k.block);
@@ -179,8 +172,7 @@ void kernel_lines(std::vector<std::string>& out, int rank, const KernelGroup& g,
   double theoretical = theoretical_occupancy(k, device, &limiter);
   res += format("; occupancy %.0f%% theoretical", theoretical);
   if (theoretical < 100) res += " (limited by " + limiter + ")";
-  if (auto achieved = find(g.metrics, metric::achieved_occupancy))
-    res += format(", %.0f%% achieved", *achieved);
+  if (auto achieved = find(g.metrics, metric::achieved_occupancy)) res += format(", %.0f%% achieved", *achieved);
   out.push_back(indent + res);
   if (std::string sol = speed_of_light(g.metrics); !sol.empty()) out.push_back(indent + sol);
   if (std::string st = stall_line(g.metrics); stalls && !st.empty()) out.push_back(indent + st);
@@ -188,8 +180,8 @@ void kernel_lines(std::vector<std::string>& out, int rank, const KernelGroup& g,
 
 bool is_library_kernel(const std::string& name, const std::set<std::string>& reference_names) {
   if (reference_names.count(name)) return true;
-  for (const char* prefix : {"at::", "void at::", "cublas", "cutlass", "void cutlass", "sm90_",
-                             "sm80_", "ampere_", "nvjet", "cudnn", "void cudnn"})
+  for (const char* prefix : {"at::", "void at::", "cublas", "cutlass", "void cutlass", "sm90_", "sm80_", "ampere_",
+                             "nvjet", "cudnn", "void cudnn"})
     if (base::starts_with(name, prefix)) return true;
   return false;
 }
@@ -201,9 +193,7 @@ bool is_library_kernel(const std::string& name, const std::set<std::string>& ref
 // DRAM throughput above this line's TB/s.
 std::string roofline_line(const profiler::Profile& p, double side_us) {
   const auto& d = p.device;
-  if ((p.flops <= 0 && p.bytes <= 0) || d.peak_fp32_tflops <= 0 || d.peak_dram_tbps <= 0 ||
-      side_us <= 0)
-    return "";
+  if ((p.flops <= 0 && p.bytes <= 0) || d.peak_fp32_tflops <= 0 || d.peak_dram_tbps <= 0 || side_us <= 0) return "";
   double seconds = side_us * 1e-6;
   double compute_s = p.flops / (d.peak_fp32_tflops * 1e12);
   double memory_s = p.bytes / (d.peak_dram_tbps * 1e12);
@@ -213,10 +203,9 @@ std::string roofline_line(const profiler::Profile& p, double side_us) {
   std::string achieved =
       format("Roofline, on the problem's own work (%.3g GFLOP, %.3g GB a call): %.2f TFLOP/s, %.2f TB/s achieved",
              p.flops / 1e9, p.bytes / 1e9, p.flops / seconds / 1e12, p.bytes / seconds / 1e12);
-  return achieved + "; the roofline bound is " + (compute ? "compute" : "memory") +
-         " (arithmetic intensity " + intensity +
-         format(" vs ridge %.1f): %.0f%% of the bound", d.peak_fp32_tflops / d.peak_dram_tbps,
-                100 * bound_s / seconds);
+  return achieved + "; the roofline bound is " + (compute ? "compute" : "memory") + " (arithmetic intensity " +
+         intensity +
+         format(" vs ridge %.1f): %.0f%% of the bound", d.peak_fp32_tflops / d.peak_dram_tbps, 100 * bound_s / seconds);
 }
 
 std::string memory_line(const std::vector<profiler::MemoryRecord>& memory) {
@@ -230,8 +219,8 @@ std::string memory_line(const std::vector<profiler::MemoryRecord>& memory) {
   }
   std::vector<std::string> kinds;
   for (const auto& [kind, n] : counts) kinds.push_back(std::to_string(n) + " " + kind);
-  return "Memory operations: " + std::to_string(memory.size()) + " (" + base::join(kinds, ", ") +
-         "), " + base::format_bytes(bytes) + ", " + format_us(us);
+  return "Memory operations: " + std::to_string(memory.size()) + " (" + base::join(kinds, ", ") + "), " +
+         base::format_bytes(bytes) + ", " + format_us(us);
 }
 
 struct Detail {
@@ -240,8 +229,7 @@ struct Detail {
   bool stalls = true;
 };
 
-void side_lines(std::vector<std::string>& out, const profiler::Profile& p, bool candidate,
-                const Detail& detail) {
+void side_lines(std::vector<std::string>& out, const profiler::Profile& p, bool candidate, const Detail& detail) {
   const profiler::CallProfile& call = candidate ? p.candidate : p.reference;
   const char* title = candidate ? "Your code" : "The reference (PyTorch)";
   if (call.kernels.empty()) {
@@ -250,23 +238,20 @@ void side_lines(std::vector<std::string>& out, const profiler::Profile& p, bool 
     auto groups = group_kernels(call.kernels);
     double side_us = 0;
     for (const auto& g : groups) side_us += g.total_us;
-    out.push_back(std::string(title) + ": " +
-                  plural(static_cast<long>(call.kernels.size()), "launch", "launches") + " of " +
-                  plural(static_cast<long>(groups.size()), "kernel", "kernels") + ", " +
-                  format_us(side_us) + " of kernel time on the GPU.");
+    out.push_back(std::string(title) + ": " + plural(static_cast<long>(call.kernels.size()), "launch", "launches") +
+                  " of " + plural(static_cast<long>(groups.size()), "kernel", "kernels") + ", " + format_us(side_us) +
+                  " of kernel time on the GPU.");
     if (candidate) {
       std::set<std::string> reference_names;
       for (const auto& k : p.reference.kernels) reference_names.insert(k.name);
-      bool all_library = std::all_of(groups.begin(), groups.end(), [&](const KernelGroup& g) {
-        return is_library_kernel(g.name, reference_names);
-      });
+      bool all_library = std::all_of(groups.begin(), groups.end(),
+                                     [&](const KernelGroup& g) { return is_library_kernel(g.name, reference_names); });
       if (all_library)
-        out.push_back("None of them is a kernel of your own: your code only called library kernels (PyTorch, cuBLAS, ...).");
+        out.push_back(
+            "None of them is a kernel of your own: your code only called library kernels (PyTorch, cuBLAS, ...).");
     }
-    int shown = std::min<int>(candidate ? detail.candidate_kernels : detail.reference_kernels,
-                              groups.size());
-    for (int i = 0; i < shown; ++i)
-      kernel_lines(out, i + 1, groups[i], side_us, p.device, detail.stalls);
+    int shown = std::min<int>(candidate ? detail.candidate_kernels : detail.reference_kernels, groups.size());
+    for (int i = 0; i < shown; ++i) kernel_lines(out, i + 1, groups[i], side_us, p.device, detail.stalls);
     if (shown < static_cast<int>(groups.size())) {
       double rest_us = 0;
       int rest_launches = 0;
@@ -274,10 +259,9 @@ void side_lines(std::vector<std::string>& out, const profiler::Profile& p, bool 
         rest_us += groups[i].total_us;
         rest_launches += groups[i].launches;
       }
-      out.push_back(
-          "  (" + plural(static_cast<long>(groups.size()) - shown, "more kernel", "more kernels") +
-          ": " + format("%.0f%% of the kernel time, ", side_us > 0 ? 100 * rest_us / side_us : 0) +
-          plural(rest_launches, "launch", "launches") + ")");
+      out.push_back("  (" + plural(static_cast<long>(groups.size()) - shown, "more kernel", "more kernels") + ": " +
+                    format("%.0f%% of the kernel time, ", side_us > 0 ? 100 * rest_us / side_us : 0) +
+                    plural(rest_launches, "launch", "launches") + ")");
     }
     if (std::string r = roofline_line(p, side_us); !r.empty()) out.push_back("  " + r);
   }
@@ -347,8 +331,7 @@ std::string shorten_kernel_name(const std::string& name, size_t max_chars) {
     params = s.size() - open > 2 ? "(...)" : "()";
     s = s.substr(0, open);
   }
-  if (size_t lt = template_start(s);
-      lt != std::string::npos && s.size() + params.size() > max_chars) {
+  if (size_t lt = template_start(s); lt != std::string::npos && s.size() + params.size() > max_chars) {
     const std::string cut = "...>";
     size_t fixed = lt + 1 + cut.size() + params.size();
     size_t room = max_chars > fixed ? max_chars - fixed : 0;
@@ -359,8 +342,7 @@ std::string shorten_kernel_name(const std::string& name, size_t max_chars) {
   return s;
 }
 
-double theoretical_occupancy(const profiler::KernelRecord& k, const profiler::DeviceLimits& d,
-                             std::string* limiter) {
+double theoretical_occupancy(const profiler::KernelRecord& k, const profiler::DeviceLimits& d, std::string* limiter) {
   auto result = [&](const char* why, double value) {
     if (limiter) *limiter = why;
     return value;
@@ -382,14 +364,11 @@ double theoretical_occupancy(const profiler::KernelRecord& k, const profiler::De
   else if (d.smem_per_sm > 0)
     by_smem = d.smem_per_sm / (smem + 1024);
   long by_blocks = d.max_blocks_per_sm > 0 ? d.max_blocks_per_sm : kUnlimited;
-  const std::pair<const char*, long> limits[] = {{"warps", by_warps},
-                                                 {"registers", by_registers},
-                                                 {"shared memory", by_smem},
-                                                 {"blocks", by_blocks}};
+  const std::pair<const char*, long> limits[] = {
+      {"warps", by_warps}, {"registers", by_registers}, {"shared memory", by_smem}, {"blocks", by_blocks}};
   auto least = std::min_element(std::begin(limits), std::end(limits),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-  return result(least->first,
-                100.0 * static_cast<double>(least->second * warps) / d.max_warps_per_sm);
+  return result(least->first, 100.0 * static_cast<double>(least->second * warps) / d.max_warps_per_sm);
 }
 
 std::string summarize(const profiler::Profile& p, const SummaryOptions& o) {

@@ -55,7 +55,8 @@ void check_cache_intact() {
     std::vector<std::pair<fs::path, std::string>> libs;
     if (meta.contains("members") && meta["members"].is_array()) {
       for (size_t k = 0; k < meta["members"].size(); ++k)
-        libs.push_back({e.path().parent_path() / ("lib" + std::to_string(k) + ".so"), meta["members"][k].get<std::string>()});
+        libs.push_back(
+            {e.path().parent_path() / ("lib" + std::to_string(k) + ".so"), meta["members"][k].get<std::string>()});
     } else {
       libs.push_back({e.path().parent_path() / "lib.so", meta.value("lib_sha256", "")});
     }
@@ -123,8 +124,14 @@ TEST_SUITE(ATTACK_SUITE) {
     std::string candidate = dir.path + "/steal.cpp";
     REQUIRE(base::write_file(candidate, fixture("attack_steal_secret.cpp")).ok());
     base::SpawnOptions so;
-    so.argv = {attacks::binary(), "eval", "--problem", "level1/19", "--candidate", candidate, "--backend", attacks::backend(),
-               "--cache-dir", test_support::cache_dir(), "--trials", "1", "--no-timing", "--size", "small", "--json",
+    so.argv = {attacks::binary(), "eval",
+               "--problem",       "level1/19",
+               "--candidate",     candidate,
+               "--backend",       attacks::backend(),
+               "--cache-dir",     test_support::cache_dir(),
+               "--trials",        "1",
+               "--no-timing",     "--size",
+               "small",           "--json",
                "--static-checks", "off"};
     so.env = eval::current_environment();
     so.env.push_back("OPENAI_API_KEY=" + key);
@@ -182,13 +189,15 @@ TEST_SUITE(ATTACK_SUITE) {
     check_unharmed();
   }
 
-  TEST_CASE("9. netlink, vsock, personality, affinity, every mount but the scratch ones and the OOM score are out of reach") {
+  TEST_CASE(
+      "9. netlink, vsock, personality, affinity, every mount but the scratch ones and the OOM score are out of reach") {
     auto o = attacks::evaluator().run("level1/19", fixture("attack_kernel_surfaces.cpp"));
     REQUIRE_MESSAGE(o.status == Status::runtime_error, o.message);
     // /tmp and /dev/shm are the runner's own tmpfs mounts; everything else,
     // /sys/fs/cgroup's mounts and those below every bound folder included, is read-only.
     CHECK(o.message ==
-          std::string("vsock=EPERM netlink=EPERM personality=EPERM affinity=EPERM cgroup=EROFS oom_score_adj=1000 lower=") +
+          std::string(
+              "vsock=EPERM netlink=EPERM personality=EPERM affinity=EPERM cgroup=EROFS oom_score_adj=1000 lower=") +
               // Not dumpable, the runner's /proc/self files belong to root; in a user namespace, to itself.
               (geteuid() == 0 ? "EACCES" : "ok") + " writable: /tmp /dev/shm");
     CHECK(o.sandbox.value("oom_score_adj", 0) == 1000);

@@ -27,8 +27,8 @@ struct Reply {
   int status = 200;
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
-  int delay_ms = 0;       // wait before answering
-  int cut_to = -1;        // send only this many body bytes, then close (Content-Length stays full)
+  int delay_ms = 0;  // wait before answering
+  int cut_to = -1;   // send only this many body bytes, then close (Content-Length stays full)
 };
 
 struct Received {
@@ -125,10 +125,13 @@ class Server {
     }
     if (reply.delay_ms) {
       auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(reply.delay_ms);
-      while (!stop_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      while (!stop_ && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    std::string out = "HTTP/1.1 " + std::to_string(reply.status) + " Status\r\nContent-Type: application/json\r\n"
-                      "Connection: close\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\n";
+    std::string out = "HTTP/1.1 " + std::to_string(reply.status) +
+                      " Status\r\nContent-Type: application/json\r\n"
+                      "Connection: close\r\nContent-Length: " +
+                      std::to_string(reply.body.size()) + "\r\n";
     for (const auto& [k, v] : reply.headers) out += k + ": " + v + "\r\n";
     out += "\r\n" + (reply.cut_to >= 0 ? reply.body.substr(0, reply.cut_to) : reply.body);
     send(c, out.data(), out.size(), MSG_NOSIGNAL);

@@ -108,7 +108,8 @@ TEST_SUITE(INTEGRITY_SUITE) {
       if (std::string(integrity::backend()) == "cuda" &&
           (v == "correct" || v == "library_only" || v == "quarantined" || v == "mismatch")) {
         CHECK_MESSAGE((o.kernels && o.kernels->watched), (o.kernels ? o.kernels->note : "no kernels in the verdict"));
-        if (o.kernels && entry.expect == "correct" && entry.klass.rfind("honest", 0) == 0 && entry.candidate.find(".cu") != std::string::npos) {
+        if (o.kernels && entry.expect == "correct" && entry.klass.rfind("honest", 0) == 0 &&
+            entry.candidate.find(".cu") != std::string::npos) {
           CHECK(!o.kernels->library_only());
           CHECK(o.kernels->own_share() > 0.5);
         }
@@ -116,17 +117,19 @@ TEST_SUITE(INTEGRITY_SUITE) {
       }
       std::string kernels;
       if (o.kernels && o.kernels->watched)
-        kernels = " | kernels: own " + std::to_string(o.kernels->timed_own) + ", other " + std::to_string(o.kernels->timed_other) +
-                  " timed launches, own share " + std::to_string(o.kernels->own_share()) + ", threads left " +
-                  std::to_string(o.kernels->threads_left) + ", streams created " + std::to_string(o.kernels->streams_created);
-      MESSAGE(std::string(integrity::backend()) << " | " << entry.klass << " | " << entry.problem << " | " << integrity::verdict(o)
-                                    << " | " << o.message.substr(0, 160) << kernels);
+        kernels = " | kernels: own " + std::to_string(o.kernels->timed_own) + ", other " +
+                  std::to_string(o.kernels->timed_other) + " timed launches, own share " +
+                  std::to_string(o.kernels->own_share()) + ", threads left " + std::to_string(o.kernels->threads_left) +
+                  ", streams created " + std::to_string(o.kernels->streams_created);
+      MESSAGE(std::string(integrity::backend())
+              << " | " << entry.klass << " | " << entry.problem << " | " << integrity::verdict(o) << " | "
+              << o.message.substr(0, 160) << kernels);
       ++run;
       (entry.klass.rfind("honest", 0) == 0 ? honest : exploits) += 1;
     }
     e.settings = saved;
-    MESSAGE(run << " catalogue entries on " << std::string(integrity::backend()) << ": " << exploits << " exploits, " << honest
-                << " honest");
+    MESSAGE(run << " catalogue entries on " << std::string(integrity::backend()) << ": " << exploits << " exploits, "
+                << honest << " honest");
     const char* only = std::getenv("REFINERY_INTEGRITY_ONLY");
     if (!only || !*only) {
       CHECK(exploits >= 10);

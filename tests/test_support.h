@@ -39,12 +39,18 @@ inline void check_golden(const std::string& name, const std::string& actual) {
   CHECK(actual == *expected);
 }
 
-inline std::string cache_dir() { return std::string(REFINERY_TEST_CACHE); }
+inline std::string cache_dir() {
+  return std::string(REFINERY_TEST_CACHE);
+}
 
 // Unit tests' own copies of the prompts and of level1/19, so that editing the
 // live prompts/ or problems/ never changes what a unit test expects.
-inline std::string fixture_prompts_dir() { return std::string(REFINERY_TEST_FIXTURES) + "/prompts"; }
-inline std::string fixture_problems_dir() { return std::string(REFINERY_TEST_FIXTURES) + "/problems"; }
+inline std::string fixture_prompts_dir() {
+  return std::string(REFINERY_TEST_FIXTURES) + "/prompts";
+}
+inline std::string fixture_problems_dir() {
+  return std::string(REFINERY_TEST_FIXTURES) + "/problems";
+}
 
 // A private temporary folder, removed with everything in it.
 struct TempDir {
@@ -56,9 +62,9 @@ struct TempDir {
 
 // Real services for one backend, with short timing so tests stay quick.
 struct RealEvaluator {
-  explicit RealEvaluator(eval::Backend backend, double timeout_seconds = 60,
-                         const std::string& cuda_arch = "90a", uint64_t memory_limit_bytes = 0,
-                         bool lean_headers = true, uint64_t runner_memory_bytes = eval::default_memory_limit()) {
+  explicit RealEvaluator(eval::Backend backend, double timeout_seconds = 60, const std::string& cuda_arch = "90a",
+                         uint64_t memory_limit_bytes = 0, bool lean_headers = true,
+                         uint64_t runner_memory_bytes = eval::default_memory_limit()) {
     eval::CompileOptions co;
     co.cache_dir = cache_dir();
     co.cuda_arch = cuda_arch;

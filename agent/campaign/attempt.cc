@@ -3,10 +3,10 @@
 #include "agent/campaign/json_fields.h"
 
 namespace agent {
-using nlohmann::json;
 using base::Error;
 using base::Status;
 using json_fields::read;
+using nlohmann::json;
 
 std::string AttemptKey::str() const {
   return model + "/" + strategy + "/" + problem + "/s" + std::to_string(sample) + "/t" + std::to_string(turn);
@@ -15,31 +15,45 @@ std::string AttemptKey::str() const {
 namespace {
 
 // The one table of status names, in AttemptStatus's order.
-constexpr const char* kStatusNames[] = {"compile_error", "load_error", "runtime_error", "timeout",  "crashed",  "wrong_shape",
-                                        "mismatch",      "rejected",   "correct",       "no_code", "truncated"};
+constexpr const char* kStatusNames[] = {"compile_error", "load_error",  "runtime_error", "timeout",
+                                        "crashed",       "wrong_shape", "mismatch",      "rejected",
+                                        "correct",       "no_code",     "truncated"};
 constexpr int kStatuses = static_cast<int>(AttemptStatus::truncated) + 1;
 static_assert(std::size(kStatusNames) == kStatuses);
 
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json optional_number(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
 
 }  // namespace
 
 AttemptStatus attempt_status(eval::Status status) {
   switch (status) {
-    case eval::Status::compile_error: return AttemptStatus::compile_error;
-    case eval::Status::load_error: return AttemptStatus::load_error;
-    case eval::Status::runtime_error: return AttemptStatus::runtime_error;
-    case eval::Status::timeout: return AttemptStatus::timeout;
-    case eval::Status::crashed: return AttemptStatus::crashed;
-    case eval::Status::wrong_shape: return AttemptStatus::wrong_shape;
-    case eval::Status::mismatch: return AttemptStatus::mismatch;
-    case eval::Status::rejected: return AttemptStatus::rejected;
-    case eval::Status::correct: return AttemptStatus::correct;
+    case eval::Status::compile_error:
+      return AttemptStatus::compile_error;
+    case eval::Status::load_error:
+      return AttemptStatus::load_error;
+    case eval::Status::runtime_error:
+      return AttemptStatus::runtime_error;
+    case eval::Status::timeout:
+      return AttemptStatus::timeout;
+    case eval::Status::crashed:
+      return AttemptStatus::crashed;
+    case eval::Status::wrong_shape:
+      return AttemptStatus::wrong_shape;
+    case eval::Status::mismatch:
+      return AttemptStatus::mismatch;
+    case eval::Status::rejected:
+      return AttemptStatus::rejected;
+    case eval::Status::correct:
+      return AttemptStatus::correct;
   }
   return AttemptStatus::crashed;  // not reached: every eval::Status is above
 }
 
-std::string to_string(AttemptStatus status) { return kStatusNames[static_cast<int>(status)]; }
+std::string to_string(AttemptStatus status) {
+  return kStatusNames[static_cast<int>(status)];
+}
 
 base::Result<AttemptStatus> parse_attempt_status(const std::string& name) {
   for (int i = 0; i < kStatuses; ++i)
@@ -93,10 +107,18 @@ Status read_usage(const json& u, Usage& usage) {
 }
 
 json to_json(const Attempt& a) {
-  json j = {{"key", a.key.str()},     {"model", a.key.model},       {"strategy", a.key.strategy},
-            {"problem", a.key.problem}, {"sample", a.key.sample},     {"turn", a.key.turn},
-            {"status", to_string(a.status)}, {"message", a.message}, {"usage", to_json(a.usage)},
-            {"cost_usd", a.cost_usd}, {"response_text", a.response_text}, {"feedback", a.feedback}};
+  json j = {{"key", a.key.str()},
+            {"model", a.key.model},
+            {"strategy", a.key.strategy},
+            {"problem", a.key.problem},
+            {"sample", a.key.sample},
+            {"turn", a.key.turn},
+            {"status", to_string(a.status)},
+            {"message", a.message},
+            {"usage", to_json(a.usage)},
+            {"cost_usd", a.cost_usd},
+            {"response_text", a.response_text},
+            {"feedback", a.feedback}};
   if (a.key.parent) j["parent"] = {{"sample", a.key.parent->sample}, {"turn", a.key.parent->turn}};
   if (a.evaluated) {
     j["backend"] = a.backend;

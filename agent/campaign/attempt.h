@@ -17,8 +17,8 @@
 //   devices_retired [{device, reason}]            devices a failed probe took out of the rotation
 //                                                 on the way (the job then ran on another), when any
 //   unstable, truncated                           present (true) only when so
-//   quarantine                                    why a correct speedup is set aside (eval/verdict/quarantine.h), when it is
-//   library_only                                  present (true) only when a correct cuda candidate ran no kernel
+//   quarantine                                    why a correct speedup is set aside (eval/verdict/quarantine.h), when
+//   it is library_only                                  present (true) only when a correct cuda candidate ran no kernel
 //                                                 of its own and eval.library_only left it out of fast_p for p > 0
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
 //   cost_usd
@@ -58,7 +58,7 @@ struct AttemptKey {
   int sample = 0;
   int turn = 1;
   std::optional<Parent> parent;  // in the same model, strategy and problem; none in a chain
-  std::string str() const;  // "model/strategy/problem/s0/t1"
+  std::string str() const;       // "model/strategy/problem/s0/t1"
   bool operator<(const AttemptKey& o) const { return str() < o.str(); }
 };
 
@@ -97,13 +97,13 @@ struct Attempt {
   std::string backend;     // "cpu" or "cuda", when evaluated
   std::string mode;        // "refinery" or "kernelbench" (eval.compat), when evaluated; empty in older records
   std::optional<double> speedup, candidate_ms, reference_ms;  // when timed
-  bool unstable = false;   // the timing's uncertainty was above eval.max_uncertainty
-  bool truncated = false;  // the response was cut at the output token limit
-  std::string quarantine;  // why the speedup waits for `refinery accept` before it counts; empty when it does not
+  bool unstable = false;                                      // the timing's uncertainty was above eval.max_uncertainty
+  bool truncated = false;                                     // the response was cut at the output token limit
+  std::string quarantine;     // why the speedup waits for `refinery accept` before it counts; empty when it does not
   bool library_only = false;  // correct, ran no kernel of its own: its speedup counts for nothing (eval.library_only)
-  std::optional<int> device;                      // the device whose worker gave the verdict
+  std::optional<int> device;  // the device whose worker gave the verdict
   std::vector<DeviceRetirement> devices_retired;  // taken out of the rotation on the way
-  Usage usage;  // the response's (agent/model/provider.h)
+  Usage usage;                                    // the response's (agent/model/provider.h)
   double cost_usd = 0;
   std::string response_text;  // the model's whole answer; empty in a store's summaries
   std::string feedback;       // what the next turn is told; empty in a store's summaries

@@ -76,9 +76,9 @@ struct Chain {
 struct ChainState {
   Chain c;
   std::string system, first;
-  std::vector<Attempt> done;     // finished turns, in order, with their texts (what a strategy carries)
-  double best = -1;              // the fastest correct speedup so far, for the progress line
-  int turn = 0;                  // the turn being run
+  std::vector<Attempt> done;  // finished turns, in order, with their texts (what a strategy carries)
+  double best = -1;           // the fastest correct speedup so far, for the progress line
+  int turn = 0;               // the turn being run
 };
 
 // Admits chains, asks the models and hands each answer to an evaluation slot
@@ -163,15 +163,17 @@ class Scheduler {
     const auto& c = st.c;
     TRY_ASSIGN(std::string reference, base::read_file(c.problem->reference_path));
     TRY_ASSIGN(st.first, d_.templates.render(
-                             "first_turn", first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
-                                                             eval::effective_tolerance(*c.problem, d_.eval_settings),
-                                                             reference)));
-    TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));
+                             "first_turn",
+                             first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
+                                               eval::effective_tolerance(*c.problem, d_.eval_settings), reference)));
+    TRY_ASSIGN(st.system,
+               d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));
     return {};
   }
 
   AttemptKey key_of(const ChainState& st) const {
-    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample, st.turn, std::nullopt};  // a chain: no parent
+    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample,
+            st.turn,          std::nullopt};  // a chain: no parent
   }
 
   // Moves a chain to its next turn: replays finished attempts from the store,
@@ -291,8 +293,7 @@ class Scheduler {
       // An evaluation the run's own interruption cut short (Ctrl-C, or Slurm
       // preempting the task: both signal the worker too) says nothing about
       // the candidate: not recorded, and evaluated again on resume.
-      if (cut_short(outcome))
-        return base::Error{"evaluation interrupted", base::ErrorKind::interrupted};
+      if (cut_short(outcome)) return base::Error{"evaluation interrupted", base::ErrorKind::interrupted};
       TRY(base::write_file(dir + "/result.json", eval::summary_json(outcome).dump(2)));
       if (outcome.compile) TRY(base::write_file(dir + "/compile.log", outcome.compile->log));
       record.take(outcome);
@@ -313,7 +314,8 @@ class Scheduler {
     st.done.push_back(a);
     const double speedup = a.correct_speedup();
     // The progress line's fast_1 counts as the report does: an unstable timing only if the config says so.
-    const bool counts = a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty() && !a.library_only;
+    const bool counts =
+        a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty() && !a.library_only;
     report(a, st.best <= 1 && counts && speedup > 1);
     if (counts) st.best = std::max(st.best, speedup);
   }
@@ -336,15 +338,17 @@ class Scheduler {
   std::unique_ptr<Pool> evals_;
   std::mutex mutex_;
   std::condition_variable done_;
-  size_t next_ = 0;   // the next chain to admit
-  int active_ = 0;    // chains admitted and not finished
+  size_t next_ = 0;  // the next chain to admit
+  int active_ = 0;   // chains admitted and not finished
   Progress progress_;
   base::Status failure_;
 };
 
 }  // namespace
 
-base::Status run_campaign(CampaignDeps& deps) { return Scheduler(deps).run(); }
+base::Status run_campaign(CampaignDeps& deps) {
+  return Scheduler(deps).run();
+}
 
 int default_eval_threads(eval::Backend backend, int devices) {
   devices = std::max(1, devices);

@@ -26,12 +26,12 @@
 #include <string>
 #include <vector>
 
-#include "agent/config.h"
-#include "agent/model/model_client.h"
 #include "agent/campaign/prompt.h"
 #include "agent/campaign/run_store.h"
 #include "agent/campaign/shard.h"
 #include "agent/campaign/strategy.h"
+#include "agent/config.h"
+#include "agent/model/model_client.h"
 #include "eval/evaluate.h"
 
 namespace agent {
@@ -44,10 +44,10 @@ using Ask = std::function<base::Result<Completion>(const ModelConfig& model, con
 using Evaluate = std::function<base::Result<eval::Outcome>(const eval::Problem& problem, const std::string& source)>;
 
 struct Progress {
-  int done = 0, total = 0;      // attempts
-  int correct = 0;               // correct attempts
-  int chains = 0;                // (model, strategy, problem, sample) chains in all
-  int fast_1_chains = 0;         // chains whose best correct attempt so far has speedup > 1
+  int done = 0, total = 0;  // attempts
+  int correct = 0;          // correct attempts
+  int chains = 0;           // (model, strategy, problem, sample) chains in all
+  int fast_1_chains = 0;    // chains whose best correct attempt so far has speedup > 1
   int max_turn = 0;
   int64_t tokens = 0;
   double cost_usd = 0;

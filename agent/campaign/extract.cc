@@ -63,7 +63,9 @@ std::vector<Block> find_blocks(const std::string& text) {
   return blocks;
 }
 
-bool defines_forward(const std::string& code) { return code.find("forward(") != std::string::npos; }
+bool defines_forward(const std::string& code) {
+  return code.find("forward(") != std::string::npos;
+}
 
 }  // namespace
 

@@ -15,7 +15,9 @@ namespace fs = std::filesystem;
 using base::Error;
 using base::Result;
 
-std::string default_prompts_dir() { return base::data_dir("REFINERY_PROMPTS", "prompts", REFINERY_SOURCE_DIR); }
+std::string default_prompts_dir() {
+  return base::data_dir("REFINERY_PROMPTS", "prompts", REFINERY_SOURCE_DIR);
+}
 
 Result<PromptTemplates> PromptTemplates::load(const std::string& dir) {
   PromptTemplates t;
@@ -116,7 +118,8 @@ std::string trim_compile_log(const std::string& log, size_t budget_bytes) {
   if (tail.size() <= budget_bytes) return base::trim(tail);
   size_t cut = tail.rfind('\n', budget_bytes);
   return tail.substr(0, cut == std::string::npos ? budget_bytes : cut) + "\n[... " +
-         std::to_string(tail.size() - (cut == std::string::npos ? budget_bytes : cut)) + " more bytes of compiler output]";
+         std::to_string(tail.size() - (cut == std::string::npos ? budget_bytes : cut)) +
+         " more bytes of compiler output]";
 }
 
 Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& o,
@@ -140,8 +143,8 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
     out += "\n" + s;
   }
   if (o.status == Status::compile_error && wants("compile") && o.compile) {
-    TRY_ASSIGN(std::string s, templates.render("feedback_compile",
-                                               {{"compile_log", trim_compile_log(o.compile->log, budget_bytes)}}));
+    TRY_ASSIGN(std::string s,
+               templates.render("feedback_compile", {{"compile_log", trim_compile_log(o.compile->log, budget_bytes)}}));
     out += "\n" + s;
   }
   if ((o.status == Status::runtime_error || o.status == Status::crashed || o.status == Status::timeout) &&
@@ -149,17 +152,20 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
     std::string error = o.message;
     std::string tail = base::last_lines(o.stderr_tail, 10);
     if (!tail.empty()) error += "\n" + tail;
-    TRY_ASSIGN(std::string s, templates.render("feedback_runtime", {{"error", base::head_and_tail(error, budget_bytes)}}));
+    TRY_ASSIGN(std::string s,
+               templates.render("feedback_runtime", {{"error", base::head_and_tail(error, budget_bytes)}}));
     out += "\n" + s;
   }
   if (o.status == Status::mismatch && wants("correctness")) {
     std::string lines;
     for (const auto& d : o.trials) {
       char buf[256];
-      std::snprintf(buf, sizeof buf, "- trial %d, output %d: %lld of %lld elements differ (%.2f%%), max abs diff %.4g, max rel diff %.4g%s\n",
-                    d.trial, d.output, static_cast<long long>(d.mismatches), static_cast<long long>(d.elements),
-                    d.elements ? 100.0 * d.mismatches / d.elements : 0.0, d.max_abs, d.max_rel,
-                    d.nonfinite ? "; NaN or Inf where the reference has none" : "");
+      std::snprintf(
+          buf, sizeof buf,
+          "- trial %d, output %d: %lld of %lld elements differ (%.2f%%), max abs diff %.4g, max rel diff %.4g%s\n",
+          d.trial, d.output, static_cast<long long>(d.mismatches), static_cast<long long>(d.elements),
+          d.elements ? 100.0 * d.mismatches / d.elements : 0.0, d.max_abs, d.max_rel,
+          d.nonfinite ? "; NaN or Inf where the reference has none" : "");
       lines += buf;
       for (const auto& m : d.first) {
         std::vector<std::string> idx;
@@ -169,17 +175,18 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
         lines += buf;
       }
     }
-    TRY_ASSIGN(std::string s, templates.render("feedback_correctness",
-                                               {{"trial_lines", base::head_and_tail(base::trim(lines), budget_bytes)}}));
+    TRY_ASSIGN(std::string s,
+               templates.render("feedback_correctness",
+                                {{"trial_lines", base::head_and_tail(base::trim(lines), budget_bytes)}}));
     out += "\n" + s;
   }
   if (o.status == Status::correct && wants("timing") && o.timing) {
     char speedup[32];
     std::snprintf(speedup, sizeof speedup, "%.3fx", o.timing->speedup);
-    TRY_ASSIGN(std::string s, templates.render("feedback_timing",
-                                               {{"candidate_ms", base::format_ms(o.timing->candidate.median_ms)},
-                                                {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
-                                                {"speedup", speedup}}));
+    TRY_ASSIGN(std::string s,
+               templates.render("feedback_timing", {{"candidate_ms", base::format_ms(o.timing->candidate.median_ms)},
+                                                    {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
+                                                    {"speedup", speedup}}));
     out += "\n" + s;
     if (o.library_only) {
       const std::string top = o.kernels && !o.kernels->top_other.empty() ? o.kernels->top_other.substr(0, 200) : "none";

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "base/result.h"
-#include "eval/job.h"
 #include "eval/build/language.h"
-#include "eval/verdict/outcome.h"
+#include "eval/job.h"
 #include "eval/problems/problem.h"
+#include "eval/verdict/outcome.h"
 
 namespace agent {
 
@@ -36,8 +36,8 @@ base::Result<std::string> fill(const std::string& text, const Values& values, co
 struct Target {
   eval::Backend backend = eval::Backend::cpu;
   eval::LanguageId language = eval::LanguageId::cxx;  // the candidate's: its file name and how the prompt names it
-  std::string hardware;          // "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s" or the CPU
-  std::string compiler;          // "nvcc 13.0 (sm_90a)"
+  std::string hardware;                               // "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s" or the CPU
+  std::string compiler;                               // "nvcc 13.0 (sm_90a)"
   std::string libtorch_version;
 };
 
@@ -50,8 +50,7 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
 // each; the profile section (when the outcome has a profile) is
 // profiler::summarize's text, within that function's own default budget.
 base::Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& outcome,
-                                          const std::vector<std::string>& kinds, int turn,
-                                          size_t budget_bytes = 4000);
+                                          const std::vector<std::string>& kinds, int turn, size_t budget_bytes = 4000);
 
 // The first lines of a compiler log that matter: from the first error on.
 std::string trim_compile_log(const std::string& log, size_t budget_bytes);

@@ -14,9 +14,8 @@ Response response_of(const Completion& completion, const Price& price) {
 }
 
 json to_json(const AttemptKey& key, const Response& r) {
-  return {{"key", key.str()},       {"text", r.text},         {"reasoning", r.reasoning},
-          {"finish_reason", r.finish_reason}, {"id", r.id},     {"requests", r.requests},
-          {"usage", to_json(r.usage)}, {"cost_usd", r.cost_usd}};
+  return {{"key", key.str()}, {"text", r.text},         {"reasoning", r.reasoning},  {"finish_reason", r.finish_reason},
+          {"id", r.id},       {"requests", r.requests}, {"usage", to_json(r.usage)}, {"cost_usd", r.cost_usd}};
 }
 
 base::Result<Response> response_from_json(const json& j) {

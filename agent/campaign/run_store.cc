@@ -32,8 +32,7 @@ RunStore::~RunStore() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
-Result<RunStore> RunStore::open(const std::string& dir, const std::string& config_text, bool force,
-                                bool exclusive) {
+Result<RunStore> RunStore::open(const std::string& dir, const std::string& config_text, bool force, bool exclusive) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir + ": cannot create run folder: " + ec.message()};
@@ -105,7 +104,8 @@ void RunStore::load(const std::string& file,
     auto j = nlohmann::json::parse(text, nullptr, false);
     std::string where = file + ":" + std::to_string(n);
     if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string()) {
-      warnings_.push_back(where + ": unreadable line skipped" + (ends_with_newline ? "" : " (torn by an interrupted write)"));
+      warnings_.push_back(where + ": unreadable line skipped" +
+                          (ends_with_newline ? "" : " (torn by an interrupted write)"));
       continue;
     }
     std::string key = j["key"];
@@ -139,8 +139,7 @@ Result<RunStore::Line> RunStore::append(const std::string& file, const nlohmann:
   off_t at = written > 0 ? ::lseek(fd, 0, SEEK_CUR) - written : 0;
   bool synced = ::fsync(fd) == 0;
   ::close(fd);
-  if (written != static_cast<ssize_t>(text.size()))
-    return Error{path + ": short write: " + std::strerror(write_errno)};
+  if (written != static_cast<ssize_t>(text.size())) return Error{path + ": short write: " + std::strerror(write_errno)};
   if (!synced) return Error{path + ": fsync failed"};
   return Line{static_cast<uint64_t>(at), text.size() - 1};
 }

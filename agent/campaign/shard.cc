@@ -86,8 +86,9 @@ base::Result<ShardedRun> read_shards(const std::string& run_dir) {
   for (const auto& f : found) {
     if (f.config != out.config_text || f.count != out.count) {
       out.problems.push_back(f.dir + ": foreign shard (" +
-                             (f.count != out.count ? "of " + std::to_string(f.count) + " shards, not " + std::to_string(out.count)
-                                                   : std::string("another config")) +
+                             (f.count != out.count
+                                  ? "of " + std::to_string(f.count) + " shards, not " + std::to_string(out.count)
+                                  : std::string("another config")) +
                              "), left out");
       continue;
     }
@@ -126,7 +127,8 @@ base::Result<ShardedRun> read_shards(const std::string& run_dir) {
     }
   }
   for (int i = 0; i < out.count; ++i)
-    if (!by_index.count(i)) out.problems.push_back("shard " + std::to_string(i) + " of " + std::to_string(out.count) + " is missing");
+    if (!by_index.count(i))
+      out.problems.push_back("shard " + std::to_string(i) + " of " + std::to_string(out.count) + " is missing");
   return out;
 }
 

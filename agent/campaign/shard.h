@@ -37,12 +37,12 @@ int shard_of(const std::string& chain_key, int count);
 
 // What a merged report needs to know about a sharded run folder.
 struct ShardedRun {
-  std::vector<std::string> dirs;        // RUN/shards/<I> that belong, by index
-  std::vector<Attempt> attempts;        // every attempt of those shards, once
-  std::string config_text;              // the shards' common config
-  std::vector<std::string> selection;   // the shards' common problem selection
-  int count = 0;                        // N
-  std::vector<std::string> problems;    // missing, duplicated or foreign shards and attempts, one line each
+  std::vector<std::string> dirs;       // RUN/shards/<I> that belong, by index
+  std::vector<Attempt> attempts;       // every attempt of those shards, once
+  std::string config_text;             // the shards' common config
+  std::vector<std::string> selection;  // the shards' common problem selection
+  int count = 0;                       // N
+  std::vector<std::string> problems;   // missing, duplicated or foreign shards and attempts, one line each
 };
 
 // Reads RUN/shards/*/ (an Error when there is none, or none readable).

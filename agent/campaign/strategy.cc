@@ -97,9 +97,12 @@ class BestOfKRefine : public Turns {
 
 std::unique_ptr<Strategy> make_strategy(const StrategyConfig& c) {
   switch (c.kind) {
-    case StrategyKind::single_shot: return std::make_unique<SingleShot>(c);
-    case StrategyKind::refine: return std::make_unique<Refine>(c);
-    case StrategyKind::best_of_k_refine: return std::make_unique<BestOfKRefine>(c);
+    case StrategyKind::single_shot:
+      return std::make_unique<SingleShot>(c);
+    case StrategyKind::refine:
+      return std::make_unique<Refine>(c);
+    case StrategyKind::best_of_k_refine:
+      return std::make_unique<BestOfKRefine>(c);
   }
   return nullptr;  // not a StrategyKind: no config decodes to one
 }

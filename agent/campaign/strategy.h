@@ -29,9 +29,9 @@
 namespace agent {
 
 struct NextTurn {
-  bool stop = false;              // the chain ends before this turn
-  std::vector<Message> history;   // after the first prompt: assistant and user messages, in order
-  int builds_on = 0;              // the turn whose kernel the request continues from (0: none)
+  bool stop = false;             // the chain ends before this turn
+  std::vector<Message> history;  // after the first prompt: assistant and user messages, in order
+  int builds_on = 0;             // the turn whose kernel the request continues from (0: none)
 };
 
 class Strategy {

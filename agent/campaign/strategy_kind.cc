@@ -20,10 +20,18 @@ static_assert(base::in_enum_order(kKinds) && base::in_enum_order(kHistories), "r
 
 }  // namespace
 
-std::span<const StrategyKindRow> strategy_kinds() { return kKinds; }
-std::span<const HistoryRow> histories() { return kHistories; }
-std::string to_string(StrategyKind kind) { return base::row_at(kKinds, kind).name; }
-std::string to_string(History history) { return base::row_at(kHistories, history).name; }
+std::span<const StrategyKindRow> strategy_kinds() {
+  return kKinds;
+}
+std::span<const HistoryRow> histories() {
+  return kHistories;
+}
+std::string to_string(StrategyKind kind) {
+  return base::row_at(kKinds, kind).name;
+}
+std::string to_string(History history) {
+  return base::row_at(kHistories, history).name;
+}
 
 base::Result<StrategyKind> parse_strategy_kind(const std::string& name) {
   TRY_ASSIGN(const StrategyKindRow* row, base::find_row(strategy_kinds(), name, "strategy kind"));

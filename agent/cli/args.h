@@ -15,7 +15,7 @@
 namespace agent {
 
 struct FlagSpec {
-  std::string name;    // without the dashes
+  std::string name;  // without the dashes
   bool takes_value = true;
   std::string help;
 };

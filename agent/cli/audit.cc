@@ -11,8 +11,8 @@ namespace {
 // The reference, its forward renamed, then a forward of the problem's own
 // signature that calls it with `args`; `wrap` turns the result into what is
 // returned ("" for as it is).
-std::string probe_source(const eval::Problem& problem, const std::string& reference, const std::vector<std::string>& args,
-                         const std::string& wrap) {
+std::string probe_source(const eval::Problem& problem, const std::string& reference,
+                         const std::vector<std::string>& args, const std::string& wrap) {
   std::string params, call;
   for (size_t i = 0; i < problem.inputs.size(); ++i) {
     const auto& in = problem.inputs[i];
@@ -29,14 +29,16 @@ std::string probe_source(const eval::Problem& problem, const std::string& refere
          "namespace refinery_audit {\n"
          "inline at::Tensor zeros(const at::Tensor& t) { return at::zeros_like(t); }\n"
          "inline std::vector<at::Tensor> zeros(const std::vector<at::Tensor>& ts) {\n"
-         "  std::vector<at::Tensor> out;\n  for (const auto& t : ts) out.push_back(at::zeros_like(t));\n  return out;\n}\n"
+         "  std::vector<at::Tensor> out;\n  for (const auto& t : ts) out.push_back(at::zeros_like(t));\n  return "
+         "out;\n}\n"
          "template <class... T> std::tuple<T...> zeros(const std::tuple<T...>& t) {\n"
          "  return std::apply([](const auto&... x) { return std::tuple<T...>(zeros(x)...); }, t);\n}\n"
          "inline at::Tensor permuted(const at::Tensor& t) {\n"
          "  const int64_t n = t.numel();\n"
          "  return n > 1 ? t.reshape({-1}).roll(n / 2 + 1).reshape(t.sizes()).contiguous() : t;\n}\n"
          "}  // namespace refinery_audit\n"
-         "auto forward(" + params + ") { return " + wrap + "(refinery_audit_reference_forward(" + call + ")); }\n";
+         "auto forward(" +
+         params + ") { return " + wrap + "(refinery_audit_reference_forward(" + call + ")); }\n";
 }
 
 }  // namespace

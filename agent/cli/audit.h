@@ -26,9 +26,9 @@
 namespace agent {
 
 struct AuditProbe {
-  std::string name;    // "zeros", "without x"
-  std::string source;  // the candidate
-  std::string finding; // what it means when the probe is correct
+  std::string name;     // "zeros", "without x"
+  std::string source;   // the candidate
+  std::string finding;  // what it means when the probe is correct
 };
 
 // The probes of `problem`, whose reference source is `reference`.

@@ -43,8 +43,9 @@ int cmd_accept(const std::vector<std::string>& argv) {
   auto args = parse_args(argv, {{"note", true, "why the speedup is real (recorded with the key)"}});
   if (!args || args->positional.size() < 2) {
     if (!args) std::fprintf(stderr, "refinery accept: %s\n", args.error().message.c_str());
-    std::fprintf(stderr, "usage: refinery accept RUN_DIR KEY... [--note TEXT]\n"
-                         "KEY: an attempt's key as the report lists it (model/strategy/problem/s0/t1)\n");
+    std::fprintf(stderr,
+                 "usage: refinery accept RUN_DIR KEY... [--note TEXT]\n"
+                 "KEY: an attempt's key as the report lists it (model/strategy/problem/s0/t1)\n");
     return 2;
   }
   const std::string run = args->positional[0];
@@ -85,8 +86,11 @@ int cmd_accept(const std::vector<std::string>& argv) {
     const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    lines += nlohmann::json{{"key", key}, {"note", args->get("note")}, {"accepted_at", stamp},
-                            {"quarantine", it->second.quarantine}}.dump() + "\n";
+    lines +=
+        nlohmann::json{
+            {"key", key}, {"note", args->get("note")}, {"accepted_at", stamp}, {"quarantine", it->second.quarantine}}
+            .dump() +
+        "\n";
     std::printf("%s: accepted (%s)\n", key.c_str(), it->second.quarantine.c_str());
   }
   if (!lines.empty()) {

@@ -74,13 +74,13 @@ int cmd_doctor(const std::vector<std::string>& argv) {
   row("unprivileged", std::string(yes("unprivileged")) + " (uid " + std::to_string(s.value("uid", 0u)) + ")");
   row("no_new_privs", yes("no_new_privs"));
   row("syscall filter", yes("seccomp"));
-  row("memory cgroup", s.value("memory_cgroup", false)
-                           ? "yes (the runner's memory capped at " +
-                                 base::format_bytes(s.value("memory_cap_bytes", 0.0)) + ")"
-                           : std::string("NO (memory a candidate holds in memfd, tmpfs or SysV shared memory is uncapped)"));
+  row("memory cgroup",
+      s.value("memory_cgroup", false)
+          ? "yes (the runner's memory capped at " + base::format_bytes(s.value("memory_cap_bytes", 0.0)) + ")"
+          : std::string("NO (memory a candidate holds in memfd, tmpfs or SysV shared memory is uncapped)"));
   row("oom_score_adj", std::to_string(s.value("oom_score_adj", 0)) + " (1000: the OOM killer takes the runner first)");
-  row("evaluation", eval::to_string(o->status) +
-                        (o->status == eval::Status::correct || o->message.empty() ? "" : ": " + o->message));
+  row("evaluation",
+      eval::to_string(o->status) + (o->status == eval::Status::correct || o->message.empty() ? "" : ": " + o->message));
   // The reference against itself: its speedup is 1.00x but for the noise of
   // this machine's timing, which every speedup measured here carries too.
   bool timing_off = false;
@@ -89,7 +89,8 @@ int cmd_doctor(const std::vector<std::string>& argv) {
     const double off = std::abs(t.speedup - 1.0), known = std::max(t.uncertainty(), 0.02);
     timing_off = off > known;
     char figure[96];
-    std::snprintf(figure, sizeof figure, "%.3fx against itself (uncertainty %.2f%%, ", t.speedup, 100 * t.uncertainty());
+    std::snprintf(figure, sizeof figure, "%.3fx against itself (uncertainty %.2f%%, ", t.speedup,
+                  100 * t.uncertainty());
     row("timing", figure + std::to_string(t.candidate.trials) + " trials, " + t.clock + ")" +
                       (timing_off ? ": NOT within its uncertainty or 2% of 1.00x; this machine's timings are noisy "
                                     "(another process on its cores or GPU?)"
@@ -99,9 +100,8 @@ int cmd_doctor(const std::vector<std::string>& argv) {
     for (const auto& d : s["degraded"]) out.line("  degraded: " + d.get<std::string>());
   auto compile_missing = ctx.compiler->sandbox_missing();
   if (!compile_missing) compile_missing = std::vector<std::string>{compile_missing.error().message};
-  row("compilers' sandbox", compile_missing->empty()
-                                ? "yes (namespaces, a root of the toolchain only, unprivileged, capped)"
-                                : "NO");
+  row("compilers' sandbox",
+      compile_missing->empty() ? "yes (namespaces, a root of the toolchain only, unprivileged, capped)" : "NO");
   bool trusted = true;
   if (s.contains("missing") && !s["missing"].empty()) {
     for (const auto& m : s["missing"]) out.line("  missing: " + m.get<std::string>());

@@ -5,9 +5,9 @@
 #include "agent/cli/context.h"
 #include "agent/cli/format.h"
 #include "agent/cli/printer.h"
-#include "profiler/summary.h"
 #include "base/fs.h"
 #include "base/text.h"
+#include "profiler/summary.h"
 
 namespace agent {
 
@@ -47,8 +47,7 @@ int cmd_eval(const std::vector<std::string>& argv) {
 
   auto outcome = (*ctx)->evaluator->evaluate(*problem, *source, (*ctx)->settings);
   if (!outcome) {
-    err.failed("evaluation of " + args->get("candidate") + " on " + problem->id,
-               outcome.error().message);
+    err.failed("evaluation of " + args->get("candidate") + " on " + problem->id, outcome.error().message);
     return 1;
   }
   if (args->has("json")) {

@@ -1,8 +1,8 @@
 // refinery problems list [ID...] | show ID | check [ID...]; an ID may be a range or a set
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <future>
-#include <atomic>
 #include <thread>
 
 #include "agent/cli/audit.h"
@@ -22,7 +22,8 @@ namespace {
 constexpr size_t kReferenceBatch = 25;
 
 // The problems that ids, ranges and sets name, each once, in the order named.
-base::Result<std::vector<eval::Problem>> select(const eval::ProblemIndex& index, const std::vector<std::string>& patterns) {
+base::Result<std::vector<eval::Problem>> select(const eval::ProblemIndex& index,
+                                                const std::vector<std::string>& patterns) {
   std::vector<eval::Problem> out;
   for (const auto& pattern : patterns) {
     TRY_ASSIGN(std::vector<eval::Problem> some, index.select(pattern));
@@ -128,8 +129,10 @@ int check(const Args& args) {
       auto built = batch > 1 ? ctx.evaluator->compile_references(some, ctx.settings)
                              : base::Result<std::vector<eval::CompiledLibrary>>(base::Error{"one by one"});
       for (size_t i = first; i < last; ++i) {
-        if (built && (*built)[i - first].ok) libraries[i] = (*built)[i - first];
-        else if (auto one = ctx.evaluator->compile_reference(problems[i], ctx.settings)) libraries[i] = *one;
+        if (built && (*built)[i - first].ok)
+          libraries[i] = (*built)[i - first];
+        else if (auto one = ctx.evaluator->compile_reference(problems[i], ctx.settings))
+          libraries[i] = *one;
         if (libraries[i] && !libraries[i]->cached) compile_s[i] = libraries[i]->seconds;
       }
     }));
@@ -158,8 +161,10 @@ int check(const Args& args) {
     std::string label = p.id + " " + p.name;
     if (!outcome) {
       ++failures;
-      if (args.has("json")) results.push_back({{"problem", p.id}, {"ok", false}, {"message", outcome.error().message}});
-      else out.failed(label, outcome.error().message);
+      if (args.has("json"))
+        results.push_back({{"problem", p.id}, {"ok", false}, {"message", outcome.error().message}});
+      else
+        out.failed(label, outcome.error().message);
       continue;
     }
     bool ok = outcome->status == eval::Status::correct;
@@ -176,11 +181,12 @@ int check(const Args& args) {
       } else {
         findings = std::move(found).value();
         auto marked = ctx.problems->select("set:degenerate");
-        const bool in_set = marked && std::any_of(marked->begin(), marked->end(),
-                                                  [&](const eval::Problem& q) { return q.id == p.id; });
+        const bool in_set =
+            marked && std::any_of(marked->begin(), marked->end(), [&](const eval::Problem& q) { return q.id == p.id; });
         ++(findings.empty() ? audited_clean : audited_flagged);
-        if (!findings.empty()) audit_note = "audit: " + base::join(findings, "; ") +
-                                            (in_set ? " (in set:degenerate)" : " (NOT in set:degenerate)");
+        if (!findings.empty())
+          audit_note =
+              "audit: " + base::join(findings, "; ") + (in_set ? " (in set:degenerate)" : " (NOT in set:degenerate)");
       }
     }
     if (args.has("json")) {
@@ -212,9 +218,11 @@ int check(const Args& args) {
   }
   if (args.has("audit") && !args.has("json"))
     out.line("audit: " + std::to_string(audited_flagged) + " flagged, " + std::to_string(audited_clean) + " clean");
-  if (args.has("json")) std::printf("%s\n", results.dump(2).c_str());
-  else out.line(std::to_string(problems.size() - failures) + " of " + std::to_string(problems.size()) +
-                " problems ok (" + eval::to_string(ctx.settings.backend) + ", size " + ctx.settings.size + ")");
+  if (args.has("json"))
+    std::printf("%s\n", results.dump(2).c_str());
+  else
+    out.line(std::to_string(problems.size() - failures) + " of " + std::to_string(problems.size()) + " problems ok (" +
+             eval::to_string(ctx.settings.backend) + ", size " + ctx.settings.size + ")");
   return failures ? 1 : 0;
 }
 

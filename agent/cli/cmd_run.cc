@@ -5,21 +5,21 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <optional>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <memory>
+#include <optional>
+#include <set>
 
 #include "agent/campaign/campaign.h"
 #include "agent/campaign/shard.h"
 #include "agent/cli/accepted.h"
 #include "agent/cli/commands.h"
-#include "agent/config.h"
 #include "agent/cli/context.h"
-#include "agent/model/http.h"
 #include "agent/cli/printer.h"
 #include "agent/cli/status_line.h"
+#include "agent/config.h"
+#include "agent/model/http.h"
 #include "agent/model/replay.h"
 #include "agent/report/report_printers.h"
 #include "base/fs.h"
@@ -31,7 +31,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::atomic<bool> g_stop{false};
-void on_interrupt(int) { g_stop.store(true); }  // the one static hook: stop issuing work
+void on_interrupt(int) {
+  g_stop.store(true);
+}  // the one static hook: stop issuing work
 
 base::Result<std::vector<eval::Problem>> select_problems(const Config& config, const eval::ProblemIndex& index) {
   std::vector<eval::Problem> out;
@@ -92,8 +94,10 @@ int emit_report(const fs::path& run, const Config& config, const std::vector<std
   for (const auto& [name, content] : {std::pair{"report.json", json_text}, std::pair{"report.txt", text}})
     if (auto s = base::write_file_atomic((run / name).string(), content); !s)
       std::fprintf(stderr, "refinery: %s\n", s.error().message.c_str());
-  if (json_out) std::printf("%s\n", json_text.c_str());
-  else std::printf("%s", text.c_str());
+  if (json_out)
+    std::printf("%s\n", json_text.c_str());
+  else
+    std::printf("%s", text.c_str());
   return 0;
 }
 
@@ -122,13 +126,19 @@ int report_shards(const fs::path& run, const Args& args) {
 }  // namespace
 
 int cmd_report(const std::vector<std::string>& argv) {
-  auto args = parse_args(argv, {{"json", false, "print JSON"},
-                                 {"leave-out", true, "ids, ranges, set:NAME or tag:NAME (comma-separated) to leave out of fast_p, besides report.leave_out"},
-                                 {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
-                                 {"compare", true, "another run folder (the same campaign in the other eval.compat mode, say): list the attempts whose verdicts differ"}});
+  auto args = parse_args(
+      argv, {{"json", false, "print JSON"},
+             {"leave-out", true,
+              "ids, ranges, set:NAME or tag:NAME (comma-separated) to leave out of fast_p, besides report.leave_out"},
+             {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
+             {"compare", true,
+              "another run folder (the same campaign in the other eval.compat mode, say): list the attempts whose "
+              "verdicts differ"}});
   if (!args || args->positional.size() != 1) {
     if (!args) std::fprintf(stderr, "refinery report: %s\n", args.error().message.c_str());
-    std::fprintf(stderr, "usage: refinery report RUN_DIR [--json] [--leave-out set:degenerate] [--problems DIR] [--compare RUN_DIR]\n");
+    std::fprintf(
+        stderr,
+        "usage: refinery report RUN_DIR [--json] [--leave-out set:degenerate] [--problems DIR] [--compare RUN_DIR]\n");
     return 2;
   }
   const fs::path run = args->positional[0];
@@ -177,12 +187,14 @@ int cmd_report(const std::vector<std::string>& argv) {
 }
 
 int cmd_run(const std::vector<std::string>& argv) {
-  std::vector<FlagSpec> flags = {{"out", true, "run folder (default: runs/<config name>)"},
-                                 {"force", false, "continue a run folder whose config changed"},
-                                 {"threads", true, "evaluation threads: compiles and worker runs in flight (default: cores + 1 on cuda, 1 on cpu)"},
-                                 {"cache-dir", true, "compile cache"},
-                                 {"problems", true, "problems folder"},
-                                 {"shard", true, "I/N: run only shard I of N of the chains (default folder runs/<name>/shards/I)"}};
+  std::vector<FlagSpec> flags = {
+      {"out", true, "run folder (default: runs/<config name>)"},
+      {"force", false, "continue a run folder whose config changed"},
+      {"threads", true,
+       "evaluation threads: compiles and worker runs in flight (default: cores + 1 on cuda, 1 on cpu)"},
+      {"cache-dir", true, "compile cache"},
+      {"problems", true, "problems folder"},
+      {"shard", true, "I/N: run only shard I of N of the chains (default folder runs/<name>/shards/I)"}};
   // The usage text goes with usage errors only; the exit code follows the error's kind.
   auto fail = [&](const base::Error& e) {
     std::fprintf(stderr, "refinery run: %s\n", e.message.c_str());
@@ -206,7 +218,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (!config_text) return fail(config_text.error());
   auto config = parse_config(*config_text, config_path);
   if (!config) return fail(config.error());
-  for (const auto& note : config->notes) std::fprintf(stderr, "refinery run: %s: %s\n", config_path.c_str(), note.c_str());
+  for (const auto& note : config->notes)
+    std::fprintf(stderr, "refinery run: %s: %s\n", config_path.c_str(), note.c_str());
   auto problems = select_problems(*config, problem_index(args->get("problems")));
   if (!problems) return fail(problems.error());
   {  // a report.leave_out that names nothing is a broken config, known now rather than after the campaign
@@ -259,8 +272,8 @@ int cmd_run(const std::vector<std::string>& argv) {
         config->seed.value_or(std::random_device{}()) ^ std::hash<std::string>{}(m.name));
   }
 
-  fs::path out = args->get("out", "runs/" + config->name +
-                                      (shard.sharded() ? "/shards/" + std::to_string(shard.index) : std::string()));
+  fs::path out = args->get(
+      "out", "runs/" + config->name + (shard.sharded() ? "/shards/" + std::to_string(shard.index) : std::string()));
   auto store = RunStore::open(out.string(), *config_text, args->has("force"));
   if (!store) return fail(store.error());
   if (shard.sharded()) {
@@ -272,7 +285,8 @@ int cmd_run(const std::vector<std::string>& argv) {
       if (j != meta)
         return fail(base::Error{meta_path + " says " + old->substr(0, 80) + ", not shard " + args->get("shard")});
     } else if (!store->attempts().empty()) {
-      return fail(base::Error{out.string() + " holds attempts of a run that was not sharded; give the shard a folder of its own"});
+      return fail(base::Error{out.string() +
+                              " holds attempts of a run that was not sharded; give the shard a folder of its own"});
     } else if (auto s = base::write_file_atomic(meta_path, meta.dump() + "\n"); !s) {
       return fail(s.error());
     }
@@ -290,24 +304,31 @@ int cmd_run(const std::vector<std::string>& argv) {
   auto start = std::chrono::steady_clock::now();
   StatusLine status_line(stdout, terminal, static_cast<int>(store->attempts().size()));
   eval::Evaluator& evaluator = *(*ctx)->evaluator;
-  CampaignDeps deps{*config, *store, *problems,
-                    [&](const eval::Problem& p, const std::string& source) { return evaluator.evaluate(p, source, settings); },
-                    settings, *templates,
-                    Target{settings.backend, eval::language_for(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name, REFINERY_TORCH_VERSION},
-                    [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
-                      if (auto r = replays.find(m.name); r != replays.end()) return r->second.answer(m, key);
-                      return clients.at(m.name)->complete(request);
-                    },
-                    [&](const Progress& p) {
-                      status_line.show(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-                    },
-                    [](const AttemptKey& key, const std::string& error) {
-                      std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
-                                   key.str().c_str(), error.c_str());
-                    },
-                    &g_stop, *threads > 0 ? static_cast<int>(*threads)
-                                 : default_eval_threads(settings.backend, static_cast<int>((*ctx)->devices.size())),
-                    0, shard};
+  CampaignDeps deps{
+      *config,
+      *store,
+      *problems,
+      [&](const eval::Problem& p, const std::string& source) { return evaluator.evaluate(p, source, settings); },
+      settings,
+      *templates,
+      Target{settings.backend, eval::language_for(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name,
+             REFINERY_TORCH_VERSION},
+      [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
+        if (auto r = replays.find(m.name); r != replays.end()) return r->second.answer(m, key);
+        return clients.at(m.name)->complete(request);
+      },
+      [&](const Progress& p) {
+        status_line.show(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      },
+      [](const AttemptKey& key, const std::string& error) {
+        std::fprintf(stderr, "\nrefinery run: %s: %s (this chain continues when the run is resumed)\n",
+                     key.str().c_str(), error.c_str());
+      },
+      &g_stop,
+      *threads > 0 ? static_cast<int>(*threads)
+                   : default_eval_threads(settings.backend, static_cast<int>((*ctx)->devices.size())),
+      0,
+      shard};
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, nullptr);

@@ -134,8 +134,10 @@ int cmd_slurm(const std::vector<std::string>& argv) {
                                  {"dry-run", false, "write the job script and print it; submit nothing"},
                                  {"status", false, "RUN: which shards are done, running or failed"}};
   auto usage = [&](const std::string& why) {
-    std::fprintf(stderr, "refinery slurm: %s\nusage: refinery slurm CONFIG --shards N [flags]\n       refinery slurm --status RUN\n%s",
-                 why.c_str(), flags_help(flags).c_str());
+    std::fprintf(
+        stderr,
+        "refinery slurm: %s\nusage: refinery slurm CONFIG --shards N [flags]\n       refinery slurm --status RUN\n%s",
+        why.c_str(), flags_help(flags).c_str());
     return 2;
   };
   auto args = parse_args(argv, flags);
@@ -184,7 +186,8 @@ int cmd_slurm(const std::vector<std::string>& argv) {
   o.timeout_seconds = 120;
   auto r = base::run_process(o);
   if (!r || r->exit_code != 0) {
-    std::fprintf(stderr, "refinery slurm: sbatch failed: %s\n", r ? base::trim(r->err).c_str() : r.error().message.c_str());
+    std::fprintf(stderr, "refinery slurm: sbatch failed: %s\n",
+                 r ? base::trim(r->err).c_str() : r.error().message.c_str());
     return 1;
   }
   const std::string job_id = base::split(base::trim(r->out), ';')[0];
@@ -195,7 +198,8 @@ int cmd_slurm(const std::vector<std::string>& argv) {
   }
   std::printf("submitted job %s: %lld shards of %s into %s/shards\n", job_id.c_str(), static_cast<long long>(*shards),
               config->name.c_str(), run.c_str());
-  std::printf("follow it with: refinery slurm --status %s; read it with: refinery report %s\n", run.c_str(), run.c_str());
+  std::printf("follow it with: refinery slurm --status %s; read it with: refinery report %s\n", run.c_str(),
+              run.c_str());
   return 0;
 }
 

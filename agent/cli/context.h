@@ -29,9 +29,9 @@ struct Context {
   std::unique_ptr<eval::WorkerLauncher> launcher;
   std::unique_ptr<eval::Evaluator> evaluator;
   eval::EvalSettings settings;  // as asked, with backend, size, profile and threads resolved
-  std::string hardware;   // "NVIDIA H200: 132 SMs, 140 GiB, 4.8 TB/s peak, 60 MiB L2" or the CPU
-  std::string compiler_name;  // "nvcc (sm_90a)" or the C++ compiler
-  std::vector<int> devices;   // the GPUs (cuda) or runner slots (cpu) the evaluator leases
+  std::string hardware;         // "NVIDIA H200: 132 SMs, 140 GiB, 4.8 TB/s peak, 60 MiB L2" or the CPU
+  std::string compiler_name;    // "nvcc (sm_90a)" or the C++ compiler
+  std::vector<int> devices;     // the GPUs (cuda) or runner slots (cpu) the evaluator leases
 };
 
 // An Error is a setting the machine cannot honour (ncu missing) or a worker

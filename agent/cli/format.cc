@@ -24,17 +24,15 @@ std::string index_string(const std::vector<int64_t>& index) {
 std::string format_outcome(const eval::Outcome& o, const Printer& printer) {
   using eval::Status;
   std::string status = eval::to_string(o.status);
-  std::string out = (o.status == Status::correct ? printer.green(status) : printer.red(status)) +
-                    ": " + o.message + "\n";
+  std::string out =
+      (o.status == Status::correct ? printer.green(status) : printer.red(status)) + ": " + o.message + "\n";
   if (o.timing) {
     const auto& t = *o.timing;
     out += "  speedup    " + fmt("%.3fx", t.speedup) + "\n";
     out += "  candidate  " + base::format_ms(t.candidate.median_ms) + " median, spread " +
-           fmt("%.1f%%", 100 * t.candidate.spread()) + ", " + std::to_string(t.candidate.trials) +
-           " trials\n";
+           fmt("%.1f%%", 100 * t.candidate.spread()) + ", " + std::to_string(t.candidate.trials) + " trials\n";
     out += "  reference  " + base::format_ms(t.reference.median_ms) + " median, spread " +
-           fmt("%.1f%%", 100 * t.reference.spread()) + ", " + std::to_string(t.reference.trials) +
-           " trials\n";
+           fmt("%.1f%%", 100 * t.reference.spread()) + ", " + std::to_string(t.reference.trials) + " trials\n";
     out += "  clock      " + t.clock + (t.device_wide ? " (device-wide: work outside the stream)" : "") +
            (t.l2_flushed ? ", cache flushed before each trial" : "") + "\n";
   }
@@ -43,12 +41,12 @@ std::string format_outcome(const eval::Outcome& o, const Printer& printer) {
   if (o.status == Status::mismatch) {
     for (const auto& d : o.trials) {
       out += "  trial " + std::to_string(d.trial) + " output " + std::to_string(d.output) + ": " +
-             std::to_string(d.mismatches) + " of " + std::to_string(d.elements) +
-             " elements differ, max abs " + fmt("%.3g", d.max_abs) + ", max rel " +
-             fmt("%.3g", d.max_rel) + (d.nonfinite ? ", NaN/Inf where the reference has none" : "") + "\n";
+             std::to_string(d.mismatches) + " of " + std::to_string(d.elements) + " elements differ, max abs " +
+             fmt("%.3g", d.max_abs) + ", max rel " + fmt("%.3g", d.max_rel) +
+             (d.nonfinite ? ", NaN/Inf where the reference has none" : "") + "\n";
       for (const auto& m : d.first)
-        out += "    at " + index_string(m.index) + ": expected " + fmt("%.6g", m.expected) +
-               ", got " + fmt("%.6g", m.actual) + "\n";
+        out += "    at " + index_string(m.index) + ": expected " + fmt("%.6g", m.expected) + ", got " +
+               fmt("%.6g", m.actual) + "\n";
     }
   }
   if (o.status == Status::crashed || o.status == Status::runtime_error || o.status == Status::timeout) {

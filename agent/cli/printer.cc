@@ -28,8 +28,14 @@ void Printer::failed(const std::string& what, const std::string& details) {
 std::string Printer::wrap(const char* code, const std::string& text) const {
   return colour_ ? std::string("\033[") + code + "m" + text + "\033[0m" : text;
 }
-std::string Printer::bold(const std::string& text) const { return wrap("1", text); }
-std::string Printer::green(const std::string& text) const { return wrap("32", text); }
-std::string Printer::red(const std::string& text) const { return wrap("31", text); }
+std::string Printer::bold(const std::string& text) const {
+  return wrap("1", text);
+}
+std::string Printer::green(const std::string& text) const {
+  return wrap("32", text);
+}
+std::string Printer::red(const std::string& text) const {
+  return wrap("31", text);
+}
 
 }  // namespace agent

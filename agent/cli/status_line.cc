@@ -7,11 +7,12 @@ namespace agent {
 std::string StatusLine::text(const Progress& p, double elapsed_s) const {
   const int fresh = p.done - resumed_;
   const std::string left = p.done >= p.total ? ""
-                           : fresh > 0      ? ", ~" + base::format_ms(elapsed_s / fresh * (p.total - p.done) * 1000) + " left"
-                                            : "";
+                           : fresh > 0
+                               ? ", ~" + base::format_ms(elapsed_s / fresh * (p.total - p.done) * 1000) + " left"
+                               : "";
   char line[256];
-  std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, fast_1 %.1f%%, %lld tokens, $%.4f, %s elapsed%s", p.done,
-                p.total, p.max_turn, p.correct, p.chains ? 100.0 * p.fast_1_chains / p.chains : 0.0,
+  std::snprintf(line, sizeof line, "[%d/%d] turn %d, %d correct, fast_1 %.1f%%, %lld tokens, $%.4f, %s elapsed%s",
+                p.done, p.total, p.max_turn, p.correct, p.chains ? 100.0 * p.fast_1_chains / p.chains : 0.0,
                 static_cast<long long>(p.tokens), p.cost_usd, base::format_ms(elapsed_s * 1000).c_str(), left.c_str());
   return line;
 }

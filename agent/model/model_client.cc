@@ -31,10 +31,15 @@ bool sleep_unless(double seconds, const std::atomic<bool>& stop) {
   return false;
 }
 
-ModelClient::ModelClient(ModelConfig model, std::string api_key, HttpClient& http, Sleeper sleep,
-                         uint64_t seed, RetryPolicy policy)
-    : model_(std::move(model)), api_key_(std::move(api_key)), http_(http), sleep_(std::move(sleep)),
-      policy_(policy), in_flight_(std::max(1, model_.concurrency)), rng_(seed) {}
+ModelClient::ModelClient(ModelConfig model, std::string api_key, HttpClient& http, Sleeper sleep, uint64_t seed,
+                         RetryPolicy policy)
+    : model_(std::move(model)),
+      api_key_(std::move(api_key)),
+      http_(http),
+      sleep_(std::move(sleep)),
+      policy_(policy),
+      in_flight_(std::max(1, model_.concurrency)),
+      rng_(seed) {}
 
 base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
   in_flight_.acquire();
@@ -49,7 +54,8 @@ base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
     ++c.requests;
     HttpResponse http = http_.post(http_request, model_.request_timeout);
     if (http.interrupted)
-      return base::Error{"model '" + model_.name + "': stopped while the request was in flight", base::ErrorKind::interrupted};
+      return base::Error{"model '" + model_.name + "': stopped while the request was in flight",
+                         base::ErrorKind::interrupted};
     ParsedResponse parsed = parse_response(model_, http);
     if (parsed.response) {
       c.response = std::move(*parsed.response);
@@ -66,11 +72,12 @@ base::Result<Completion> ModelClient::complete(const ChatRequest& request) {
       std::lock_guard<std::mutex> lock(mutex_);
       unit = std::uniform_real_distribution<double>(0, 1)(rng_);
     }
-    const double wait = std::min(backoff_seconds(attempt, policy_.base_s, policy_.max_s, unit, e.retry_after_s),
-                                 model_.max_retry_wait);
+    const double wait =
+        std::min(backoff_seconds(attempt, policy_.base_s, policy_.max_s, unit, e.retry_after_s), model_.max_retry_wait);
     if (!sleep_(wait))
-      return base::Error{where + "stopped while waiting " + base::format_ms(wait * 1000) + " to retry (" + e.message + ")",
-                         base::ErrorKind::interrupted};
+      return base::Error{
+          where + "stopped while waiting " + base::format_ms(wait * 1000) + " to retry (" + e.message + ")",
+          base::ErrorKind::interrupted};
   }
   return base::Error{"model '" + model_.name + "': no attempts allowed"};
 }

@@ -35,9 +35,9 @@ using Sleeper = std::function<bool(double seconds)>;
 bool sleep_unless(double seconds, const std::atomic<bool>& stop);
 
 struct RetryPolicy {
-  int max_attempts = 6;    // requests in all, the first included
-  double base_s = 2;       // first backoff
-  double max_s = 120;      // longest backoff
+  int max_attempts = 6;  // requests in all, the first included
+  double base_s = 2;     // first backoff
+  double max_s = 120;    // longest backoff
 };
 
 // What a completed call cost: the response, how many requests it took, and the
@@ -64,7 +64,7 @@ class ModelClient {
   Sleeper sleep_;
   RetryPolicy policy_;
   std::counting_semaphore<> in_flight_;  // model_.concurrency requests at once
-  std::mutex mutex_;                      // guards rng_
+  std::mutex mutex_;                     // guards rng_
   std::mt19937_64 rng_;
 };
 

@@ -14,7 +14,8 @@ using nlohmann::json;
 double cost_usd(const Usage& u, const Price& p) {
   double uncached = static_cast<double>(u.input_tokens - u.cached_input_tokens);
   return (uncached * p.input + static_cast<double>(u.cached_input_tokens) * p.cached_input +
-          static_cast<double>(u.output_tokens) * p.output) / 1e6;
+          static_cast<double>(u.output_tokens) * p.output) /
+         1e6;
 }
 
 void validate_usage(Usage& u) {
@@ -158,8 +159,7 @@ ParsedResponse parse_chat(const json& body) {
 }
 
 ParsedResponse parse_responses(const json& body) {
-  if (!body.contains("output") || !body["output"].is_array())
-    return failure(true, "the response has no output");
+  if (!body.contains("output") || !body["output"].is_array()) return failure(true, "the response has no output");
   ChatResponse r;
   r.id = string_at(body, "id");
   for (const auto& item : body["output"]) {
@@ -193,8 +193,7 @@ ParsedResponse parse_responses(const json& body) {
 }
 
 ParsedResponse parse_anthropic(const json& body) {
-  if (!body.contains("content") || !body["content"].is_array())
-    return failure(true, "the response has no content");
+  if (!body.contains("content") || !body["content"].is_array()) return failure(true, "the response has no content");
   ChatResponse r;
   r.id = string_at(body, "id");
   for (const auto& block : body["content"]) {
@@ -244,23 +243,32 @@ Result<HttpRequest> build_request(const ModelConfig& m, const ChatRequest& r, co
       if (!api_key.empty()) h.headers.push_back({"Authorization", "Bearer " + api_key});
       h.body = chat_body(m, r).dump();
       return h;
-    case Api::recorded: break;
+    case Api::recorded:
+      break;
   }
   return not_over_http(m);
 }
 
 ParsedResponse parse_response(const ModelConfig& m, const HttpResponse& h) {
-  if (h.status == 0) return failure(true, "no response: " + (h.transport_error.empty() ? "connection failed" : h.transport_error));
+  if (h.status == 0)
+    return failure(true, "no response: " + (h.transport_error.empty() ? "connection failed" : h.transport_error));
   if (h.status < 200 || h.status >= 300) return classify_http_error(h);
   auto body = json::parse(h.body, nullptr, false);
   if (body.is_discarded() || !body.is_object())
     return failure(true, "the response body is not JSON (" + std::to_string(h.body.size()) + " bytes; cut short?)");
   ParsedResponse parsed;
   switch (provider_row(m.provider).api) {
-    case Api::anthropic_messages: parsed = parse_anthropic(body); break;
-    case Api::responses: parsed = parse_responses(body); break;
-    case Api::chat_completions: parsed = parse_chat(body); break;
-    case Api::recorded: return failure(false, not_over_http(m).message);
+    case Api::anthropic_messages:
+      parsed = parse_anthropic(body);
+      break;
+    case Api::responses:
+      parsed = parse_responses(body);
+      break;
+    case Api::chat_completions:
+      parsed = parse_chat(body);
+      break;
+    case Api::recorded:
+      return failure(false, not_over_http(m).message);
   }
   if (parsed.response) validate_usage(parsed.response->usage);
   return parsed;

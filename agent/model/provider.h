@@ -27,7 +27,7 @@
 namespace agent {
 
 struct Message {
-  std::string role;     // user | assistant
+  std::string role;  // user | assistant
   std::string content;
 };
 
@@ -37,9 +37,9 @@ struct ChatRequest {
 };
 
 struct Usage {
-  int64_t input_tokens = 0;         // all prompt tokens, cached ones included
+  int64_t input_tokens = 0;  // all prompt tokens, cached ones included
   int64_t cached_input_tokens = 0;
-  int64_t output_tokens = 0;        // all completion tokens, reasoning included
+  int64_t output_tokens = 0;  // all completion tokens, reasoning included
   int64_t reasoning_tokens = 0;
   // Why the server's counts were not believed (negative, beyond kMaxTokens,
   // cached above input, reasoning above output); the counts are then 0, so
@@ -71,11 +71,11 @@ struct HttpRequest {
 };
 
 struct HttpResponse {
-  int status = 0;                               // 0 when the transport failed
-  std::map<std::string, std::string> headers;   // names lower-cased
+  int status = 0;                              // 0 when the transport failed
+  std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
-  std::string transport_error;                  // connection refused, timeout, cut short...
-  bool interrupted = false;                     // abandoned because the run is stopping
+  std::string transport_error;  // connection refused, timeout, cut short...
+  bool interrupted = false;     // abandoned because the run is stopping
 };
 
 // Why a request failed, and whether trying again can help.
@@ -87,7 +87,8 @@ struct ProviderError {
 
 // Builds the HTTP request; the API key is passed in, never read here. An
 // error for a provider that speaks no HTTP (replay).
-base::Result<HttpRequest> build_request(const ModelConfig& model, const ChatRequest& request, const std::string& api_key);
+base::Result<HttpRequest> build_request(const ModelConfig& model, const ChatRequest& request,
+                                        const std::string& api_key);
 
 // Parses a response: a ChatResponse, or a ProviderError saying whether to retry.
 struct ParsedResponse {

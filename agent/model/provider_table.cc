@@ -26,13 +26,17 @@ static_assert(base::in_enum_order(kRows), "kRows must list the providers in the 
 
 }  // namespace
 
-std::span<const ProviderRow> providers() { return kRows; }
+std::span<const ProviderRow> providers() {
+  return kRows;
+}
 
 const ProviderRow& provider_row(Provider provider) {
   return base::row_at(kRows, provider);
 }
 
-std::string to_string(Provider provider) { return provider_row(provider).name; }
+std::string to_string(Provider provider) {
+  return provider_row(provider).name;
+}
 
 base::Result<Provider> parse_provider(const std::string& name) {
   TRY_ASSIGN(const ProviderRow* row, base::find_row(providers(), name, "provider"));

@@ -30,15 +30,17 @@ inline bool over_http(Api api) {
   switch (api) {
     case Api::chat_completions:
     case Api::responses:
-    case Api::anthropic_messages: return true;
-    case Api::recorded: return false;
+    case Api::anthropic_messages:
+      return true;
+    case Api::recorded:
+      return false;
   }
   return false;
 }
 
 struct ProviderRow {
   Provider id;
-  const char* name;              // as the config spells it: `provider: NAME`
+  const char* name;  // as the config spells it: `provider: NAME`
   Api api;
   const char* base_url;          // the public endpoint; "" where the config must give base_url
   const char* api_key_env;       // the key's variable unless api_key_env says; "" for none

@@ -12,8 +12,8 @@
 #include <map>
 #include <string>
 
-#include "agent/model/model_client.h"
 #include "agent/campaign/run_store.h"
+#include "agent/model/model_client.h"
 
 namespace agent {
 

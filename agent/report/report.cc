@@ -6,9 +6,8 @@
 namespace agent {
 
 std::vector<TurnFigures> compute_turns(const std::vector<AttemptSummary>& attempts,
-                                       const std::vector<std::string>& problems, int samples,
-                                       int turns, const std::vector<double>& thresholds,
-                                       bool count_unstable) {
+                                       const std::vector<std::string>& problems, int samples, int turns,
+                                       const std::vector<double>& thresholds, bool count_unstable) {
   std::set<std::string> selected(problems.begin(), problems.end());
   std::vector<TurnFigures> out;
   const double chains = static_cast<double>(problems.size()) * samples;

@@ -29,11 +29,11 @@ namespace agent {
 struct AttemptSummary {
   std::string problem;
   int sample = 0;
-  int turn = 1;           // 1-based
+  int turn = 1;  // 1-based
   bool correct = false;
-  double speedup = 0;     // meaningful when correct
-  bool unstable = false;  // correct, but its timing is not to be trusted
-  bool quarantined = false;  // correct, but its speedup waits for a person (refinery accept)
+  double speedup = 0;         // meaningful when correct
+  bool unstable = false;      // correct, but its timing is not to be trusted
+  bool quarantined = false;   // correct, but its speedup waits for a person (refinery accept)
   bool library_only = false;  // correct, but ran no kernel of its own: its speedup counts for nothing
 };
 
@@ -51,8 +51,7 @@ struct TurnFigures {
 // Figures for turns 1..turns of one arm. `problems` is every selected problem
 // (the denominator), `samples` the chains per problem.
 std::vector<TurnFigures> compute_turns(const std::vector<AttemptSummary>& attempts,
-                                       const std::vector<std::string>& problems, int samples,
-                                       int turns, const std::vector<double>& thresholds,
-                                       bool count_unstable = false);
+                                       const std::vector<std::string>& problems, int samples, int turns,
+                                       const std::vector<double>& thresholds, bool count_unstable = false);
 
 }  // namespace agent

@@ -21,7 +21,10 @@ json turn_json(const TurnFigures& f, const std::vector<double>& thresholds) {
     fast[threshold_key(thresholds[i])] = f.fast_p[i];
     fast_k[threshold_key(thresholds[i])] = f.fast_p_at_k[i];
   }
-  return {{"turn", f.turn}, {"fast_p", fast}, {"fast_p_at_k", fast_k}, {"correct_rate", f.correct_rate},
+  return {{"turn", f.turn},
+          {"fast_p", fast},
+          {"fast_p_at_k", fast_k},
+          {"correct_rate", f.correct_rate},
           {"geomean_speedup", f.geomean_speedup ? json(*f.geomean_speedup) : json(nullptr)},
           {"chains_with_correct", f.chains_with_correct}};
 }
@@ -29,16 +32,26 @@ json turn_json(const TurnFigures& f, const std::vector<double>& thresholds) {
 json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
   json turns = json::array();
   for (const auto& f : arm.turns) turns.push_back(turn_json(f, thresholds));
-  json j = {{"model", arm.model}, {"strategy", arm.strategy}, {"samples", arm.samples}, {"turns", turns},
-            {"attempts", arm.attempts}, {"attempts_by_status", arm.attempts_by_status},
-            {"tokens", {{"input", arm.input_tokens}, {"cached_input", arm.cached_input_tokens},
-                        {"output", arm.output_tokens}, {"reasoning", arm.reasoning_tokens}}},
-            {"cost_usd", arm.cost_usd}, {"unstable_attempts", arm.unstable_attempts},
-            {"unstable_counted", arm.unstable_counted}, {"usage_invalid", arm.usage_invalid}};
+  json j = {{"model", arm.model},
+            {"strategy", arm.strategy},
+            {"samples", arm.samples},
+            {"turns", turns},
+            {"attempts", arm.attempts},
+            {"attempts_by_status", arm.attempts_by_status},
+            {"tokens",
+             {{"input", arm.input_tokens},
+              {"cached_input", arm.cached_input_tokens},
+              {"output", arm.output_tokens},
+              {"reasoning", arm.reasoning_tokens}}},
+            {"cost_usd", arm.cost_usd},
+            {"unstable_attempts", arm.unstable_attempts},
+            {"unstable_counted", arm.unstable_counted},
+            {"usage_invalid", arm.usage_invalid}};
   // Only campaigns that quarantined something say so: older reports read as they did.
   if (!arm.quarantined.empty()) {
     json held = json::array();
-    for (const auto& q : arm.quarantined) held.push_back({{"key", q.key}, {"speedup", q.speedup}, {"reason", q.reason}});
+    for (const auto& q : arm.quarantined)
+      held.push_back({{"key", q.key}, {"speedup", q.speedup}, {"reason", q.reason}});
     j["quarantined"] = held;
   }
   if (arm.quarantine_accepted > 0) j["quarantine_accepted"] = arm.quarantine_accepted;
@@ -60,8 +73,11 @@ json comparison_json(const VerdictComparison& c) {
 json to_json(const CampaignReport& r) {
   json arms = json::array();
   for (const auto& arm : r.arms) arms.push_back(arm_json(arm, r.thresholds));
-  json j = {{"config", r.config}, {"problems", r.problems}, {"thresholds", r.thresholds},
-            {"backends", r.backends}, {"arms", arms}};
+  json j = {{"config", r.config},
+            {"problems", r.problems},
+            {"thresholds", r.thresholds},
+            {"backends", r.backends},
+            {"arms", arms}};
   // Records written before devices, modes, leave_out, shards and --compare say
   // none: their reports read as they did.
   if (!r.device_attempts.empty() || !r.retired.empty()) {

@@ -15,7 +15,9 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 // "1 correct attempt", "2 correct attempts".
-std::string counted(int n, const std::string& what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+std::string counted(int n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
 
 std::string shards_text(const ShardsRead& s) {
   std::string out = "shards: " + std::to_string(s.read) + " of " + std::to_string(s.count) + " read as one campaign" +
@@ -29,9 +31,10 @@ std::string header_text(const CampaignReport& r) {
   if (r.backends.count("cpu"))
     out += "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n";
   for (const auto& m : r.modes)
-    out += m == "kernelbench" ? "mode: kernelbench (KernelBench v0.1: U[0,1) inputs, atol = rtol = 1e-2, TF32 in cuDNN, "
-                                "no cache flush between timed calls)\n"
-                              : "mode: refinery\n";
+    out += m == "kernelbench"
+               ? "mode: kernelbench (KernelBench v0.1: U[0,1) inputs, atol = rtol = 1e-2, TF32 in cuDNN, "
+                 "no cache flush between timed calls)\n"
+               : "mode: refinery\n";
   if (r.left_out) {
     const auto& ids = r.left_out->problems;
     out += "left out of fast_p, the correct rate and the geomean (" + joined(r.left_out->patterns) +
@@ -40,7 +43,8 @@ std::string header_text(const CampaignReport& r) {
   }
   if (!r.device_attempts.empty() || !r.retired.empty()) {
     std::string line = "devices:";
-    for (const auto& [d, n] : r.device_attempts) line += " " + std::to_string(d) + " (" + std::to_string(n) + " attempts)";
+    for (const auto& [d, n] : r.device_attempts)
+      line += " " + std::to_string(d) + " (" + std::to_string(n) + " attempts)";
     for (const auto& x : r.retired)
       line += "; device " + std::to_string(x.device) + " retired after " + x.key + ": " + x.reason;
     out += line + "\n";
@@ -114,7 +118,9 @@ std::string arm_text(const ArmReport& arm, const CampaignReport& r) {
 std::string comparison_text(const VerdictComparison& c) {
   std::string out = "verdicts against " + c.run + ": " + std::to_string(c.differ.size()) + " of " +
                     std::to_string(c.compared) + " attempts evaluated in both differ\n";
-  auto side = [](const VerdictComparison::Side& s) { return s.mode + ": " + to_string(s.status) + " (" + s.message + ")"; };
+  auto side = [](const VerdictComparison::Side& s) {
+    return s.mode + ": " + to_string(s.status) + " (" + s.message + ")";
+  };
   for (const auto& d : c.differ) out += "  " + d.key + "\n    " + side(d.ours) + "\n    " + side(d.theirs) + "\n";
   return out;
 }

@@ -45,7 +45,8 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
 
 CampaignReport campaign_report(const Config& config, const std::vector<std::string>& problems,
                                const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out,
-                               const std::vector<std::string>& leave_out_patterns, const std::set<std::string>& accepted) {
+                               const std::vector<std::string>& leave_out_patterns,
+                               const std::set<std::string>& accepted) {
   const std::set<std::string> out_set(left_out.begin(), left_out.end());
   std::vector<std::string> counted;  // the denominator of fast_p
   for (const auto& p : problems)

@@ -36,12 +36,12 @@ struct ArmReport {
   std::map<std::string, int> attempts_by_status;  // by status name (to_string(AttemptStatus))
   int64_t input_tokens = 0, cached_input_tokens = 0, output_tokens = 0, reasoning_tokens = 0;
   double cost_usd = 0;
-  int unstable_attempts = 0;      // correct, timed, and marked unstable
-  bool unstable_counted = false;  // config.count_unstable
-  int usage_invalid = 0;          // responses whose token counts were not believed
+  int unstable_attempts = 0;                    // correct, timed, and marked unstable
+  bool unstable_counted = false;                // config.count_unstable
+  int usage_invalid = 0;                        // responses whose token counts were not believed
   std::vector<QuarantinedAttempt> quarantined;  // still waiting for `refinery accept`
   int quarantine_accepted = 0;
-  int library_only = 0;           // correct attempts that ran no kernel of their own
+  int library_only = 0;  // correct attempts that ran no kernel of their own
 };
 
 // A device retired on an attempt's way (eval/device_pool.h).
@@ -83,16 +83,16 @@ struct VerdictComparison {
 };
 
 struct CampaignReport {
-  std::string config;  // the config's name
+  std::string config;   // the config's name
   size_t problems = 0;  // selected, left-out ones included
   std::vector<double> thresholds;
   std::set<std::string> backends;  // where the attempts were timed
   std::vector<ArmReport> arms;
-  std::map<int, int> device_attempts;   // attempts per device that gave the verdict
-  std::vector<RetiredAfter> retired;    // devices a failed probe took out of the rotation
-  std::set<std::string> modes;          // eval.compat modes; records before modes have none
-  std::optional<LeftOut> left_out;      // when any pattern was given
-  std::optional<ShardsRead> shards;     // a sharded run folder
+  std::map<int, int> device_attempts;        // attempts per device that gave the verdict
+  std::vector<RetiredAfter> retired;         // devices a failed probe took out of the rotation
+  std::set<std::string> modes;               // eval.compat modes; records before modes have none
+  std::optional<LeftOut> left_out;           // when any pattern was given
+  std::optional<ShardsRead> shards;          // a sharded run folder
   std::optional<VerdictComparison> compare;  // refinery report --compare
 };
 

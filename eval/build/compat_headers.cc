@@ -52,7 +52,8 @@ constexpr const char* kExtension = R"(// refinery's <torch/extension.h>: LibTorc
 
 // Lean headers (eval/build/lean_headers.h) put an empty one first on the include
 // path for a source that names none of these.
-constexpr const char* kCudaHelpers = R"(// refinery: the CUDA helpers of <torch/extension.h> (under nvcc, with a CUDA build of LibTorch).
+constexpr const char* kCudaHelpers =
+    R"(// refinery: the CUDA helpers of <torch/extension.h> (under nvcc, with a CUDA build of LibTorch).
 #pragma once
 #if defined(__CUDACC__) && __has_include(<c10/cuda/impl/cuda_cmake_macros.h>)  // a CUDA build of LibTorch
 #include <ATen/cuda/CUDAContext.h>
@@ -78,11 +79,8 @@ constexpr const char* kPybind = R"(// refinery's <pybind11/pybind11.h>: no Pytho
 
 const std::vector<CompatHeader>& compat_headers() {
   static const std::vector<CompatHeader> headers = {
-      {"refinery/no_python.h", kNoPython},
-      {"torch/extension.h", kExtension},
-      {"refinery/cuda_helpers.h", kCudaHelpers},
-      {"torch/python.h", kPython},
-      {"pybind11/pybind11.h", kPybind},
+      {"refinery/no_python.h", kNoPython}, {"torch/extension.h", kExtension}, {"refinery/cuda_helpers.h", kCudaHelpers},
+      {"torch/python.h", kPython},         {"pybind11/pybind11.h", kPybind},
   };
   return headers;
 }

@@ -22,7 +22,9 @@ using namespace detail;
 
 namespace {
 
-std::string member_symbol(size_t k) { return std::string(kEntrySymbol) + "_batch" + std::to_string(k); }
+std::string member_symbol(size_t k) {
+  return std::string(kEntrySymbol) + "_batch" + std::to_string(k);
+}
 
 // Every source in a namespace of its own, its shim's entry point renamed, its
 // #include lines hoisted to the top (blanked where they were, so that line
@@ -102,8 +104,8 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   const std::vector<std::string> link = link_flags(toolchain_, jobs[0].backend == Backend::cuda, false);
   const std::string source = batch_source(jobs);
   const std::string key = base::sha256_hex("batch-v1\n" + compiler + "\n" + version + "\n" + toolchain_.torch_version +
-                                           "\n" + sandbox_key(options_) + "\n" + base::join(flags, " ") + "\n" + base::join(link, " ") + "\n" +
-                                           (pch.empty() ? "" : "pch") + "\n" + source);
+                                           "\n" + sandbox_key(options_) + "\n" + base::join(flags, " ") + "\n" +
+                                           base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") + "\n" + source);
   const fs::path entry = fs::path(options_.cache_dir) / "objects" / "batch" / key;
   std::error_code ec;
   if (Lease held = cache_.lease(entry.string())) {
@@ -140,8 +142,9 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
   bool linked = compiled && compiled->exited_ok();
   for (size_t k = 0; linked && k < jobs.size(); ++k) {
     const std::string lib = (fs::path(tmp) / ("lib" + std::to_string(k) + ".so")).string();
-    std::vector<std::string> link_argv = {compiler, "-shared", "batch.o", "-o", lib,
-                                          "-Wl,--defsym=" + std::string(kEntrySymbol) + "=" + member_symbol(k)};
+    std::vector<std::string> link_argv = {
+        compiler, "-shared", "batch.o",
+        "-o",     lib,       "-Wl,--defsym=" + std::string(kEntrySymbol) + "=" + member_symbol(k)};
     link_argv.insert(link_argv.end(), link.begin(), link.end());
     auto r = spawn(link_argv);
     auto digest = r && r->exited_ok() ? base::sha256_file_hex(lib) : Result<std::string>(Error{"link failed"});
@@ -155,8 +158,8 @@ Result<std::vector<CompiledLibrary>> CompileService::compile_batch(const std::ve
     return one_by_one();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  nlohmann::json meta = {{"ok", true}, {"command", quote_command(argv)}, {"seconds", seconds},
-                         {"members", members}, {"note", note}};
+  nlohmann::json meta = {
+      {"ok", true}, {"command", quote_command(argv)}, {"seconds", seconds}, {"members", members}, {"note", note}};
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
   TRY(seal(tmp));
   TRY_ASSIGN(CompileCache::Stored stored, cache_.store(tmp, entry.string()));  // or another process's, stored first

@@ -31,11 +31,14 @@ constexpr uint64_t kEvictToPercent = 90;
 // A store walks objects/ at least this often, whatever this process's count says.
 constexpr auto kWalkAtLeastEvery = std::chrono::minutes(10);
 
-int open_folder(const std::string& dir) { return open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
+int open_folder(const std::string& dir) {
+  return open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
 
 // Whether fd is still the folder at dir (not renamed away meanwhile).
 bool still_at(int fd, const std::string& dir) {
-  struct stat held {}, named {};
+  struct stat held {
+  }, named{};
   return fstat(fd, &held) == 0 && stat(dir.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
          held.st_ino == named.st_ino;
 }
@@ -47,7 +50,9 @@ std::chrono::system_clock::time_point modified(const struct stat& st) {
 
 }  // namespace
 
-CacheLease::~CacheLease() { close(fd_); }
+CacheLease::~CacheLease() {
+  close(fd_);
+}
 
 CompileCache::CompileCache(std::string root, CacheLimits limits) : root_(std::move(root)), limits_(limits) {}
 

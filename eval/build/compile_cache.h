@@ -64,11 +64,11 @@ using Lease = std::shared_ptr<const CacheLease>;
 
 // What one eviction did.
 struct Eviction {
-  bool ran = false;          // false: another process was evicting
+  bool ran = false;  // false: another process was evicting
   uint64_t bytes_before = 0, bytes_after = 0;
-  int evicted = 0;           // entries removed
-  int in_use = 0;            // entries that would have gone but were leased
-  int stale_temporaries = 0; // leftover temporary folders removed
+  int evicted = 0;            // entries removed
+  int in_use = 0;             // entries that would have gone but were leased
+  int stale_temporaries = 0;  // leftover temporary folders removed
 };
 
 class CompileCache {

@@ -3,9 +3,9 @@
 // (compiler_detail.h).
 #include <filesystem>
 
-#include "eval/sandbox/sandbox.h"
 #include "base/text.h"
 #include "eval/build/compiler_detail.h"
+#include "eval/sandbox/sandbox.h"
 
 namespace eval::detail {
 namespace fs = std::filesystem;

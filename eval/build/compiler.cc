@@ -1,25 +1,25 @@
 #include "eval/build/compiler.h"
 
-#include <sys/file.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <optional>
-#include <thread>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
 
 #include "base/fs.h"
-#include "build_info.h"
 #include "base/sha256.h"
 #include "base/text.h"
+#include "build_info.h"
 #include "eval/build/compat_headers.h"
 #include "eval/build/compile_log.h"
 #include "eval/build/compiler_detail.h"
-#include "eval/build/static_checks.h"
 #include "eval/build/lean_headers.h"
 #include "eval/build/nvcc_split.h"
+#include "eval/build/static_checks.h"
 
 namespace eval {
 namespace fs = std::filesystem;
@@ -37,8 +37,10 @@ std::vector<std::string> common_flags(const Toolchain& t) {
 
 std::vector<std::string> link_flags(const Toolchain& t, bool cuda, bool nvcc) {
   std::vector<std::string> flags = {"-L" + t.torch_lib_dir};
-  if (nvcc) flags.insert(flags.end(), {"-Xlinker", "-rpath", "-Xlinker", t.torch_lib_dir});
-  else flags.push_back("-Wl,-rpath," + t.torch_lib_dir);
+  if (nvcc)
+    flags.insert(flags.end(), {"-Xlinker", "-rpath", "-Xlinker", t.torch_lib_dir});
+  else
+    flags.push_back("-Wl,-rpath," + t.torch_lib_dir);
   for (const char* lib : {"-ltorch", "-ltorch_cpu", "-lc10"}) flags.push_back(lib);
   if (cuda && t.torch_has_cuda)
     for (const char* lib : {"-ltorch_cuda", "-lc10_cuda"}) flags.push_back(lib);
@@ -81,10 +83,17 @@ namespace {
 // an ordinary compile error (which is cached like a success).
 std::optional<std::string> transient_failure(const base::ProcessResult& r) {
   if (r.signal != 0) return "the compiler was killed by signal " + std::to_string(r.signal);
-  static const char* const kSigns[] = {"No space left on device", "Disk quota exceeded", "Cannot allocate memory",
-                                       "virtual memory exhausted", "out of memory", "Too many open files",
-                                       "Read-only file system", "Input/output error", "Resource temporarily unavailable",
-                                       "Killed signal terminated program", "internal compiler error: Killed"};
+  static const char* const kSigns[] = {"No space left on device",
+                                       "Disk quota exceeded",
+                                       "Cannot allocate memory",
+                                       "virtual memory exhausted",
+                                       "out of memory",
+                                       "Too many open files",
+                                       "Read-only file system",
+                                       "Input/output error",
+                                       "Resource temporarily unavailable",
+                                       "Killed signal terminated program",
+                                       "internal compiler error: Killed"};
   for (const char* sign : kSigns)
     if (r.out.find(sign) != std::string::npos || r.err.find(sign) != std::string::npos) return std::string(sign);
   return std::nullopt;
@@ -95,11 +104,6 @@ std::optional<std::string> transient_failure(const base::ProcessResult& r) {
 std::string full_headers_because(const std::string& why_not) {
   return "full: " + (base::starts_with(why_not, "LibTorch") ? why_not : "the source " + why_not);
 }
-
-
-
-
-
 
 // The entry stored at dir, or why it cannot be used (the Error's message). An
 // ok entry is used only when its lib.so has the SHA-256 meta.json recorded,
@@ -113,7 +117,8 @@ std::string own_preprocessed(const std::string& tmp, const std::string& where, c
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(where, ec)) {
     const std::string name = e.path().filename().string();
-    const bool ii = base::ends_with(name, ".cpp4.ii") || base::ends_with(name, "-" + file_name.substr(0, file_name.rfind('.')) + ".ii");
+    const bool ii = base::ends_with(name, ".cpp4.ii") ||
+                    base::ends_with(name, "-" + file_name.substr(0, file_name.rfind('.')) + ".ii");
     if (ii && text.empty()) {
       auto read = base::read_file(e.path().string());
       if (read && read->size() <= (256u << 20)) text = candidate_lines(*read, file_name);
@@ -154,8 +159,7 @@ Result<CompiledLibrary> read_entry(const fs::path& dir, const CompileCache& cach
 
 }  // namespace
 
-CompileService::CompileService(Toolchain toolchain, CompileOptions options,
-                               base::ProcessSpawner& spawner)
+CompileService::CompileService(Toolchain toolchain, CompileOptions options, base::ProcessSpawner& spawner)
     : toolchain_(std::move(toolchain)),
       options_(std::move(options)),
       redactor_(options_.secrets),
@@ -194,16 +198,15 @@ Result<std::vector<std::string>> CompileService::sandbox_missing() {
   return r.refused_layers;
 }
 
-std::string CompileService::precompiled_header(const std::vector<std::string>& flags,
-                                               std::string* note) {
+std::string CompileService::precompiled_header(const std::vector<std::string>& flags, std::string* note) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (pch_tried_) return pch_dir_;
   pch_tried_ = true;
   std::string cxx_version;
   for (const auto& [c, v] : versions_)
     if (c == toolchain_.cxx) cxx_version = v;
-  std::string key = base::sha256_hex("pch-v1\n" + cxx_version + "\n" + toolchain_.torch_version +
-                                     "\n" + base::join(flags, " "));
+  std::string key =
+      base::sha256_hex("pch-v1\n" + cxx_version + "\n" + toolchain_.torch_version + "\n" + base::join(flags, " "));
   fs::path dir = fs::path(options_.cache_dir) / "pch" / key.substr(0, 16);
   fs::path header = dir / kPchHeader;
   fs::path gch = dir / (std::string(kPchHeader) + ".gch");
@@ -219,7 +222,7 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
     // Built in a scratch folder of its own (the compiler writes nowhere else), then moved into place.
     const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
     auto scratch = base::make_dirs(tmp_parent, kFolderMode) ? base::make_temp_dir(tmp_parent, "pch")
-                                                     : Result<std::string>(Error{"cannot create " + tmp_parent});
+                                                            : Result<std::string>(Error{"cannot create " + tmp_parent});
     std::vector<std::string> argv = {toolchain_.cxx};
     argv.insert(argv.end(), flags.begin(), flags.end());
     const std::string built = scratch ? *scratch + "/" + kPchHeader + ".gch" : "";
@@ -230,8 +233,10 @@ std::string CompileService::precompiled_header(const std::vector<std::string>& f
     auto r = scratch ? spawner_.run(compile_spawn(toolchain_, pch_options, argv, *scratch, {dir.string()}))
                      : base::Result<base::ProcessResult>(scratch.error());
     std::error_code ec;
-    if (r && r->exited_ok() && seal(*scratch, Access::compilers)) fs::rename(built, gch, ec);
-    else *note = "precompiled header failed to build; compiling without it";
+    if (r && r->exited_ok() && seal(*scratch, Access::compilers))
+      fs::rename(built, gch, ec);
+    else
+      *note = "precompiled header failed to build; compiling without it";
     if (scratch) fs::remove_all(*scratch, ec);
   }
   // Every compile includes it: nobody else may write it; every compile's
@@ -296,8 +301,8 @@ Toolchain build_toolchain() {
 }
 
 Result<std::optional<base::ProcessResult>> CompileService::compile_lean(const CompileJob& job, const std::string& tmp,
-                                                                         base::SpawnOptions& spawn, const Run& run,
-                                                                         CompiledLibrary& out) {
+                                                                        base::SpawnOptions& spawn, const Run& run,
+                                                                        CompiledLibrary& out) {
   LeanPlan lean = plan_lean_headers(job.source, toolchain_.torch_includes);
   if (!lean.use) {
     out.headers = full_headers_because(lean.why_not);
@@ -340,16 +345,20 @@ Result<std::optional<base::ProcessResult>> CompileService::compile_lean(const Co
 
 std::string describe_build(Build build, const CompileOptions& options) {
   switch (build) {
-    case Build::gxx: return "g++ -O3 -fopenmp";
-    case Build::nvcc: return "nvcc (sm_" + options.cuda_arch + ")";
+    case Build::gxx:
+      return "g++ -O3 -fopenmp";
+    case Build::nvcc:
+      return "nvcc (sm_" + options.cuda_arch + ")";
   }
   return "";
 }
 
 Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
   switch (language(job.language).build) {
-    case Build::gxx: return compile_library(job, false);
-    case Build::nvcc: return compile_library(job, true);
+    case Build::gxx:
+      return compile_library(job, false);
+    case Build::nvcc:
+      return compile_library(job, true);
   }
   return Error{"not a build step of language.h"};
 }
@@ -368,12 +377,10 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
   std::string pch;
   if (use_nvcc) {
     const std::string& arch = options_.cuda_arch;
-    flags.insert(flags.end(), {"-gencode=arch=compute_" + arch + ",code=sm_" + arch,
-                               "--cudart", "shared", "-Xcompiler", "-fPIC",
-                               "--expt-relaxed-constexpr", "-D__CUDA_NO_HALF_OPERATORS__",
-                               "-D__CUDA_NO_HALF_CONVERSIONS__",
-                               "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
-                               "-D__CUDA_NO_HALF2_OPERATORS__"});
+    flags.insert(flags.end(),
+                 {"-gencode=arch=compute_" + arch + ",code=sm_" + arch, "--cudart", "shared", "-Xcompiler", "-fPIC",
+                  "--expt-relaxed-constexpr", "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+                  "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__"});
   } else {
     flags.insert(flags.end(), {"-fPIC", "-fopenmp"});
     if (options_.use_pch) pch = precompiled_header(flags, &note);
@@ -391,13 +398,12 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
   // output, nvcc's host preprocessing in its own temporary folder.
   const bool keep_preprocessed = !job.reference;
   if (keep_preprocessed && !use_nvcc) flags.push_back("-save-temps=obj");
-  std::string key = base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" +
-                                     toolchain_.torch_version + "\n" + sandbox_key(options_) + "\n" +
-                                     base::join(flags, " ") +
-                                     "\n" + base::join(link, " ") + "\n" + (pch.empty() ? "" : "pch") +
-                                     "\n" + ext + "\n" + full_source +
-                                     // Not the lean files: lean or full, the result means the same.
-                                     (lean.use ? "\nlean-v1" : ""));
+  std::string key =
+      base::sha256_hex("compile-v1\n" + compiler + "\n" + version + "\n" + toolchain_.torch_version + "\n" +
+                       sandbox_key(options_) + "\n" + base::join(flags, " ") + "\n" + base::join(link, " ") + "\n" +
+                       (pch.empty() ? "" : "pch") + "\n" + ext + "\n" + full_source +
+                       // Not the lean files: lean or full, the result means the same.
+                       (lean.use ? "\nlean-v1" : ""));
 
   const std::string object = "objects/" + key.substr(0, 2) + "/" + key;
   const fs::path entry = fs::path(options_.cache_dir) / object;
@@ -527,9 +533,13 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
     }
   }
   TRY(base::write_file((fs::path(tmp) / "compile.log").string(), out.log));
-  nlohmann::json meta = {{"ok", out.ok}, {"command", out.command}, {"seconds", out.seconds},
-                         {"compiler_version", version}, {"torch_version", toolchain_.torch_version},
-                         {"headers", out.headers}, {"steps", nlohmann::json::object()}};
+  nlohmann::json meta = {{"ok", out.ok},
+                         {"command", out.command},
+                         {"seconds", out.seconds},
+                         {"compiler_version", version},
+                         {"torch_version", toolchain_.torch_version},
+                         {"headers", out.headers},
+                         {"steps", nlohmann::json::object()}};
   for (const auto& [step, seconds] : out.steps) meta["steps"][step] = meta["steps"].value(step, 0.0) + seconds;
   if (out.ok) meta["lib_sha256"] = out.digest;
   TRY(base::write_file((fs::path(tmp) / "meta.json").string(), meta.dump(2)));
@@ -538,8 +548,7 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
   if (!stored.ours) {
     // Another process stored the same key first: use what is there, if it checks out.
     auto theirs = read_entry(entry, cache_);
-    if (!theirs)
-      return Error{"cannot store compiled library in " + entry.string() + ": " + theirs.error().message};
+    if (!theirs) return Error{"cannot store compiled library in " + entry.string() + ": " + theirs.error().message};
     out.digest = theirs->digest;
   }
   out.lease = std::move(stored.lease);

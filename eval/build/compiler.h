@@ -52,23 +52,23 @@
 #include <string>
 #include <vector>
 
-#include "base/redact.h"
 #include "base/process_caps.h"
+#include "base/redact.h"
 #include "base/result.h"
 #include "base/subprocess.h"
 #include "eval/build/compile_cache.h"
-#include "eval/job.h"
 #include "eval/build/language.h"
+#include "eval/job.h"
 
 namespace eval {
 
 // What refinery was built against; build_info() fills it from CMake.
 struct Toolchain {
-  std::string cxx;                          // C++ compiler
-  std::string nvcc;                         // empty when the CUDA toolkit is absent
+  std::string cxx;   // C++ compiler
+  std::string nvcc;  // empty when the CUDA toolkit is absent
   std::vector<std::string> torch_includes;
   std::string torch_lib_dir;
-  std::vector<std::string> torch_cxx_flags; // e.g. -D_GLIBCXX_USE_CXX11_ABI=1
+  std::vector<std::string> torch_cxx_flags;  // e.g. -D_GLIBCXX_USE_CXX11_ABI=1
   std::string torch_version;
   bool torch_has_cuda = false;
 };
@@ -90,8 +90,8 @@ struct CompileOptions {
   bool use_pch = true;            // precompiled <torch/torch.h> for g++ compiles
   bool lean_headers = true;       // nvcc: lean umbrella headers where safe (lean_headers.h)
   double timeout_seconds = 300;
-  int max_parallel = 0;           // compiles at once; 0 = one per core
-  CacheLimits limits;             // the cache's size, and the largest compile it keeps
+  int max_parallel = 0;  // compiles at once; 0 = one per core
+  CacheLimits limits;    // the cache's size, and the largest compile it keeps
   // Values (API keys) replaced by [REDACTED] in the log, the command and the
   // headers note of every compile, before they are stored or returned
   // (base/redact.h): a source may have the compiler quote what it found.
@@ -100,11 +100,11 @@ struct CompileOptions {
 };
 
 struct CompileJob {
-  Backend backend = Backend::cpu;          // the device: cuda links LibTorch's CUDA libraries too
-  LanguageId language = LanguageId::cxx;   // its build step (language.h); references are C++ on every backend
-  bool reference = false;    // a problem's reference: no preprocessed lines are kept for static checks
-  std::string source;        // as written by the model or the problem's author
-  std::string shim;          // appended after a #line marker
+  Backend backend = Backend::cpu;         // the device: cuda links LibTorch's CUDA libraries too
+  LanguageId language = LanguageId::cxx;  // its build step (language.h); references are C++ on every backend
+  bool reference = false;                 // a problem's reference: no preprocessed lines are kept for static checks
+  std::string source;                     // as written by the model or the problem's author
+  std::string shim;                       // appended after a #line marker
   std::string stem = "candidate";
 };
 
@@ -116,10 +116,10 @@ struct CompiledLibrary {
   // A candidate's own lines after the preprocessor (static_checks.h:
   // candidate_lines), for the static checks; empty for references and failures.
   std::string preprocessed;
-  std::string command;       // the compile command, for the record
+  std::string command;  // the compile command, for the record
   std::string key;
-  double seconds = 0;        // time spent compiling now (0 when cached)
-  std::string digest;        // SHA-256 of lib.so (hex), checked on a hit; empty when !ok
+  double seconds = 0;  // time spent compiling now (0 when cached)
+  std::string digest;  // SHA-256 of lib.so (hex), checked on a hit; empty when !ok
   // Why a stored entry was not used and was compiled again ("refinery: cache
   // object objects/ab/abcd...: lib.so is missing; recompiled"); also the log's
   // first line. Empty otherwise.

@@ -16,8 +16,8 @@ constexpr const char* kCFamilyAnswer = "one C++ or CUDA source file (```cpp or `
 constexpr Language kRows[] = {
     {LanguageId::cxx, "cpp", "C++", ".cpp", kCFamilyTags, kCFamilyAnswer, Build::gxx, Loader::shared_library,
      Checks::c_family},
-    {LanguageId::cuda_cxx, "cuda", "CUDA C++", ".cu", kCFamilyTags, kCFamilyAnswer, Build::nvcc,
-     Loader::shared_library, Checks::c_family},
+    {LanguageId::cuda_cxx, "cuda", "CUDA C++", ".cu", kCFamilyTags, kCFamilyAnswer, Build::nvcc, Loader::shared_library,
+     Checks::c_family},
 };
 static_assert(base::in_enum_order(kRows), "kRows must list the languages in the order of enum LanguageId");
 
@@ -31,8 +31,12 @@ bool Language::takes_fence(std::string_view tag) const {
   return false;
 }
 
-std::span<const Language> languages() { return kRows; }
-const Language& language(LanguageId id) { return base::row_at(kRows, id); }
+std::span<const Language> languages() {
+  return kRows;
+}
+const Language& language(LanguageId id) {
+  return base::row_at(kRows, id);
+}
 
 base::Result<LanguageId> parse_language(const std::string& name) {
   TRY_ASSIGN(const Language* row, base::find_row(languages(), name, "language"));
@@ -41,8 +45,10 @@ base::Result<LanguageId> parse_language(const std::string& name) {
 
 LanguageId language_for(Backend backend) {
   switch (backend) {
-    case Backend::cpu: return LanguageId::cxx;
-    case Backend::cuda: return LanguageId::cuda_cxx;
+    case Backend::cpu:
+      return LanguageId::cxx;
+    case Backend::cuda:
+      return LanguageId::cuda_cxx;
   }
   return LanguageId::cxx;  // not a Backend
 }

@@ -25,9 +25,9 @@ const std::set<std::string> kUmbrellas = {"torch/torch.h", "torch/extension.h", 
 // torch:: names that are not at::'s under another name: a namespace or class
 // of the C++ API, or a function whose at:: namesake differs (torch::tensor
 // infers its dtype from C++ literals; torch::cuda is not at::cuda).
-const std::set<std::string> kTorchOwn = {"tensor", "cuda",   "nn",      "autograd", "jit",    "optim",
-                                         "data",   "serialize", "nested", "special", "fft",  "linalg",
-                                         "sparse", "utils",  "library", "Library",  "mps",    "xpu",
+const std::set<std::string> kTorchOwn = {"tensor",      "cuda",         "nn",          "autograd", "jit", "optim",
+                                         "data",        "serialize",    "nested",      "special",  "fft", "linalg",
+                                         "sparse",      "utils",        "library",     "Library",  "mps", "xpu",
                                          "NoGradGuard", "AutoGradMode", "manual_seed", "stable"};
 
 // The source without comments and string literals, so that what they say
@@ -47,7 +47,8 @@ std::string code_only(const std::string& s) {
       size_t j = i + 1;
       while (j < s.size() && s[j] != '"' && s[j] != '\n') j += s[j] == '\\' ? 2 : 1;
       size_t line = out.rfind('\n') + 1;  // npos + 1 == 0
-      bool directive = out.find_first_not_of(" \t", line) != std::string::npos && out[out.find_first_not_of(" \t", line)] == '#';
+      bool directive =
+          out.find_first_not_of(" \t", line) != std::string::npos && out[out.find_first_not_of(" \t", line)] == '#';
       out += directive ? s.substr(i, std::min(j + 1, s.size()) - i) : "\"\"";
       i = j + 1;
     } else {
@@ -83,9 +84,9 @@ struct Install {
   bool ok = false;
   std::string why_not;
   std::set<std::string> ops;
-  std::string functions_h;          // the installed ATen/Functions.h
+  std::string functions_h;                // the installed ATen/Functions.h
   std::set<std::string> functions_calls;  // operators its own inline functions call
-  std::string torch_namespace;      // the using-declarations and constants of torch/types.h
+  std::string torch_namespace;            // the using-declarations and constants of torch/types.h
   std::vector<std::string> dirs;
   // Per LibTorch header read so far: the at:: operators it names, and the
   // headers it includes (resolved paths).
@@ -242,9 +243,12 @@ LeanPlan screen(const std::string& code, std::vector<std::string>& includes) {
   std::string other;
   for (std::sregex_iterator it(code.begin(), code.end(), include_regex()), end; it != end; ++it) {
     std::string path = (*it)[2];
-    if (kUmbrellas.count(path)) umbrella = true;
-    else if (base::starts_with(path, "torch/") && other.empty()) other = path;
-    else includes.push_back(path);
+    if (kUmbrellas.count(path))
+      umbrella = true;
+    else if (base::starts_with(path, "torch/") && other.empty())
+      other = path;
+    else
+      includes.push_back(path);
   }
   if (!umbrella) return plan;
   auto refuse = [&](std::string why) {

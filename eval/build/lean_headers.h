@@ -41,9 +41,9 @@ namespace eval {
 
 struct LeanPlan {
   bool use = false;
-  std::string why_not;               // when !use and the source includes an umbrella header
-  std::vector<std::string> ops;      // operators whose ATen/ops/<op>.h is kept, sorted
-  std::vector<CompatHeader> files;   // to put first on the include path, when use
+  std::string why_not;              // when !use and the source includes an umbrella header
+  std::vector<std::string> ops;     // operators whose ATen/ops/<op>.h is kept, sorted
+  std::vector<CompatHeader> files;  // to put first on the include path, when use
   // Whether <torch/extension.h> brings its CUDA helpers (ATen/cuda/CUDAContext.h,
   // with cuBLAS's, cuSPARSE's and cuSOLVER's headers; CUDAGuard, CUDAStream):
   // only where the source names one of them (names_cuda_helpers).

@@ -48,8 +48,10 @@ Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::st
   for (const auto& line : base::split(dryrun_stderr, '\n')) {
     if (!base::starts_with(line, "#$ ")) continue;
     std::string body = line.substr(3);
-    if (std::regex_search(body, assignment)) plan.env.push_back(body);
-    else commands.push_back(body);
+    if (std::regex_search(body, assignment))
+      plan.env.push_back(body);
+    else
+      commands.push_back(body);
   }
   size_t cicc = commands.size(), fatbinary = commands.size();
   for (size_t i = 0; i < commands.size(); ++i) {
@@ -76,8 +78,8 @@ Result<NvccPlan> parse_nvcc_plan(const std::string& dryrun_stderr, const std::st
     for (char ch : name) ident += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
     std::string hash = base::sha256_hex(salt + "\n" + dryrun_stderr);
     // The shape cudafe++ gives it: _<hash>_<length of name>_<name>_<hash>.
-    plan.module_id = "_" + hash.substr(0, 8) + "_" + std::to_string(name.size()) + "_" + ident + "_" +
-                     hash.substr(8, 8);
+    plan.module_id =
+        "_" + hash.substr(0, 8) + "_" + std::to_string(name.size()) + "_" + ident + "_" + hash.substr(8, 8);
   }
   if (plan.module_id_path.empty() || plan.rest.empty())
     return Error{"nvcc's plan has no cudafe++ step that writes the module id"};

@@ -23,7 +23,7 @@
 namespace eval {
 
 struct NvccPlan {
-  std::vector<std::string> env;        // shell assignments nvcc makes first
+  std::vector<std::string> env;                 // shell assignments nvcc makes first
   std::vector<std::string> host, device, rest;  // commands, in order
   // cudafe++ normally writes the translation unit's module id for cicc to read
   // (it names anonymous-namespace kernels on both sides). Run in parallel, the

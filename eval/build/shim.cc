@@ -16,10 +16,14 @@ std::string make_shim(const Problem& problem) {
     if (in.is_list)
       args += "std::vector<at::Tensor>(in.begin() + " + std::to_string(at) + ", in.begin() + " +
               std::to_string(at + in.entries.size()) + ")";
-    else if (!in.is_scalar) args += element;
-    else if (in.dtype == DType::boolean) args += element + ".item<bool>()";
-    else if (is_floating(in.dtype)) args += element + ".item<double>()";
-    else args += element + ".item<int64_t>()";
+    else if (!in.is_scalar)
+      args += element;
+    else if (in.dtype == DType::boolean)
+      args += element + ".item<bool>()";
+    else if (is_floating(in.dtype))
+      args += element + ".item<double>()";
+    else
+      args += element + ".item<int64_t>()";
     at += resolved_count(in);
   }
   return R"(
@@ -64,10 +68,12 @@ template <class... A>
 void run(std::vector<at::Tensor>& out, A&&... a) {
   if constexpr (!callable<void, A&&...>::value) {
     static_assert(callable<void, A&&...>::value,
-                  "refinery: error: no forward() that takes this problem's inputs; expected )" + signature + R"(");
+                  "refinery: error: no forward() that takes this problem's inputs; expected )" +
+         signature + R"(");
   } else if constexpr (!collectable<std::decay_t<forward_result<A&&...>>>::value) {
     static_assert(collectable<std::decay_t<forward_result<A&&...>>>::value,
-                  "refinery: error: forward() must return a torch::Tensor, or a std::tuple or std::vector of them; expected )" + signature + R"(");
+                  "refinery: error: forward() must return a torch::Tensor, or a std::tuple or std::vector of them; expected )" +
+         signature + R"(");
   } else {
     collect(forward(std::forward<A>(a)...), out);
   }
@@ -83,12 +89,14 @@ extern "C" __attribute__((visibility("default"))) int refinery_entry_v1(
     const void* inputs, void* outputs, char* error, unsigned long error_size) {
   const auto& in = *static_cast<const std::vector<at::Tensor>*>(inputs);
   auto& out = *static_cast<std::vector<at::Tensor>*>(outputs);
-  if (in.size() != )" + std::to_string(at) + R"(u) {
+  if (in.size() != )" +
+         std::to_string(at) + R"(u) {
     refinery_shim::fail(error, error_size, "refinery: the worker passed a wrong number of inputs");
     return 1;
   }
   try {
-    refinery_shim::run(out)" + std::string(args.empty() ? "" : ", ") + args + R"();
+    refinery_shim::run(out)" +
+         std::string(args.empty() ? "" : ", ") + args + R"();
     return 0;
   } catch (const c10::Error& e) {
     refinery_shim::fail(error, error_size, e.what_without_backtrace());

@@ -12,9 +12,9 @@ namespace eval {
 namespace {
 
 constexpr std::array<const char*, kRuleCount> kNames = {
-    "streams", "threads",     "processes",       "environment", "proc_files",   "timers",
-    "signals", "dynamic_loading", "host_asm",    "file_writes", "library_ops",  "vendor_libraries",
-    "precision", "cache_control", "include_paths"};
+    "streams",     "threads",          "processes",       "environment",   "proc_files",
+    "timers",      "signals",          "dynamic_loading", "host_asm",      "file_writes",
+    "library_ops", "vendor_libraries", "precision",       "cache_control", "include_paths"};
 
 const char* why(Rule rule) {
   switch (rule) {
@@ -111,7 +111,9 @@ std::string blank(const std::string& s, bool keep_strings) {
   return out;
 }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 struct Token {
   size_t pos;
@@ -143,7 +145,10 @@ std::vector<Token> tokens(const std::string& code) {
     while (q >= 2 && code[q - 1] == ':' && code[q - 2] == ':') {
       size_t e = q - 2, b = e;
       while (b > 0 && ident_char(code[b - 1])) --b;
-      if (b == e) { q = e; break; }  // "::name": the global namespace
+      if (b == e) {
+        q = e;
+        break;
+      }  // "::name": the global namespace
       parts.insert(parts.begin(), code.substr(b, e - b));
       q = b;
     }
@@ -157,9 +162,12 @@ std::vector<Token> tokens(const std::string& code) {
       int depth = 0;
       size_t k = a;
       for (; k < n; ++k) {
-        if (code[k] == '<') ++depth;
-        else if (code[k] == '>' && --depth == 0) break;
-        else if (code[k] == ';' || code[k] == '{') break;
+        if (code[k] == '<')
+          ++depth;
+        else if (code[k] == '>' && --depth == 0)
+          break;
+        else if (code[k] == ';' || code[k] == '{')
+          break;
       }
       if (k < n && code[k] == '>') {
         a = k + 1;
@@ -176,36 +184,159 @@ bool in(const std::string& name, std::initializer_list<std::string_view> names) 
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-bool starts(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts(const std::string& s, std::string_view prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // The namespace functions of LibTorch that make, shape or describe tensors
 // and streams rather than compute: what a kernel of one's own still needs.
 bool allowed_library_function(const std::string& name, const std::string& qualifier) {
-  if (!name.empty() && (std::isupper(static_cast<unsigned char>(name[0])) || (name[0] == 'k' && name.size() > 1 &&
-                                                                             std::isupper(static_cast<unsigned char>(name[1])))))
+  if (!name.empty() && (std::isupper(static_cast<unsigned char>(name[0])) ||
+                        (name[0] == 'k' && name.size() > 1 && std::isupper(static_cast<unsigned char>(name[1])))))
     return true;  // types, constructors and constants: Tensor, TensorOptions, kFloat
   if (qualifier.find("cuda") != std::string::npos && qualifier.find("blas") == std::string::npos) return true;
-  return in(name, {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full",
-                   "full_like", "from_blob", "tensor", "arange", "scalar_tensor", "device", "dtype", "elementSize",
-                   "typeMetaToScalarType", "toString", "get_num_threads", "parallel_for", "globalContext",
-                   "maybe_wrap_dim", "infer_size", "IntArrayRef", "requires_grad", "layout", "strided",
-                   "NoGradGuard", "AutoDispatchBelowADInplaceOrView", "namedinference", "manual_seed"});
+  return in(name, {"empty",
+                   "empty_like",
+                   "empty_strided",
+                   "zeros",
+                   "zeros_like",
+                   "ones",
+                   "ones_like",
+                   "full",
+                   "full_like",
+                   "from_blob",
+                   "tensor",
+                   "arange",
+                   "scalar_tensor",
+                   "device",
+                   "dtype",
+                   "elementSize",
+                   "typeMetaToScalarType",
+                   "toString",
+                   "get_num_threads",
+                   "parallel_for",
+                   "globalContext",
+                   "maybe_wrap_dim",
+                   "infer_size",
+                   "IntArrayRef",
+                   "requires_grad",
+                   "layout",
+                   "strided",
+                   "NoGradGuard",
+                   "AutoDispatchBelowADInplaceOrView",
+                   "namedinference",
+                   "manual_seed"});
 }
 
 // The tensor methods that compute (as opposed to viewing, shaping or
 // describing): x.matmul(w), y.relu().
 bool compute_method(const std::string& name) {
-  static const std::set<std::string> names = {
-      "matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "mv", "dot", "einsum", "conv1d", "conv2d",
-      "conv3d", "relu", "relu_", "gelu", "silu", "sigmoid", "sigmoid_", "tanh", "tanh_", "softmax", "log_softmax",
-      "sum", "mean", "prod", "cumsum", "cumprod", "exp", "exp_", "log", "log_", "pow", "pow_", "sqrt", "rsqrt",
-      "mul", "mul_", "add", "add_", "sub", "sub_", "div", "div_", "norm", "var", "std", "amax", "amin", "argmax",
-      "argmin", "topk", "sort", "clamp", "clamp_", "clamp_min", "clamp_max", "abs", "neg", "reciprocal", "hardtanh",
-      "leaky_relu", "elu", "selu", "softplus", "logsumexp", "max_pool2d", "avg_pool2d", "layer_norm",
-      "group_norm", "batch_norm", "instance_norm", "lerp", "where", "masked_fill", "tril", "triu", "diag",
-      "outer", "kron", "tensordot", "linalg_norm", "erf", "sin", "cos", "floor", "ceil", "round", "sign",
-      "square", "minimum", "maximum", "cross", "logical_and", "logical_or", "gather", "scatter", "scatter_add",
-      "index_select", "index_add", "bincount", "histc", "cumulative_trapezoid", "cummax", "cummin", "median"};
+  static const std::set<std::string> names = {"matmul",
+                                              "mm",
+                                              "bmm",
+                                              "addmm",
+                                              "addbmm",
+                                              "baddbmm",
+                                              "addmv",
+                                              "mv",
+                                              "dot",
+                                              "einsum",
+                                              "conv1d",
+                                              "conv2d",
+                                              "conv3d",
+                                              "relu",
+                                              "relu_",
+                                              "gelu",
+                                              "silu",
+                                              "sigmoid",
+                                              "sigmoid_",
+                                              "tanh",
+                                              "tanh_",
+                                              "softmax",
+                                              "log_softmax",
+                                              "sum",
+                                              "mean",
+                                              "prod",
+                                              "cumsum",
+                                              "cumprod",
+                                              "exp",
+                                              "exp_",
+                                              "log",
+                                              "log_",
+                                              "pow",
+                                              "pow_",
+                                              "sqrt",
+                                              "rsqrt",
+                                              "mul",
+                                              "mul_",
+                                              "add",
+                                              "add_",
+                                              "sub",
+                                              "sub_",
+                                              "div",
+                                              "div_",
+                                              "norm",
+                                              "var",
+                                              "std",
+                                              "amax",
+                                              "amin",
+                                              "argmax",
+                                              "argmin",
+                                              "topk",
+                                              "sort",
+                                              "clamp",
+                                              "clamp_",
+                                              "clamp_min",
+                                              "clamp_max",
+                                              "abs",
+                                              "neg",
+                                              "reciprocal",
+                                              "hardtanh",
+                                              "leaky_relu",
+                                              "elu",
+                                              "selu",
+                                              "softplus",
+                                              "logsumexp",
+                                              "max_pool2d",
+                                              "avg_pool2d",
+                                              "layer_norm",
+                                              "group_norm",
+                                              "batch_norm",
+                                              "instance_norm",
+                                              "lerp",
+                                              "where",
+                                              "masked_fill",
+                                              "tril",
+                                              "triu",
+                                              "diag",
+                                              "outer",
+                                              "kron",
+                                              "tensordot",
+                                              "linalg_norm",
+                                              "erf",
+                                              "sin",
+                                              "cos",
+                                              "floor",
+                                              "ceil",
+                                              "round",
+                                              "sign",
+                                              "square",
+                                              "minimum",
+                                              "maximum",
+                                              "cross",
+                                              "logical_and",
+                                              "logical_or",
+                                              "gather",
+                                              "scatter",
+                                              "scatter_add",
+                                              "index_select",
+                                              "index_add",
+                                              "bincount",
+                                              "histc",
+                                              "cumulative_trapezoid",
+                                              "cummax",
+                                              "cummin",
+                                              "median"};
   return names.count(name) > 0;
 }
 
@@ -226,10 +357,15 @@ std::vector<Match> classify(const Token& t) {
   if ((std_q && in(n, {"thread", "jthread", "async"})) || n == "pthread_create" || n == "thrd_create" ||
       (n == "detach" && member))
     m.push_back({Rule::threads, member ? "." + n : full});
-  if (!member && t.call &&
-      in(n, {"fork", "vfork", "execl", "execlp", "execle", "execv", "execvp", "execve", "execvpe", "fexecve",
-             "system", "popen", "posix_spawn", "posix_spawnp", "kill", "killpg", "raise", "ptrace", "clone",
-             "clone3", "daemon", "setsid", "prctl", "syscall", "tgkill", "pidfd_open", "pidfd_send_signal"}))
+  if (!member && t.call && in(n, {"fork",        "vfork",        "execl",
+                                  "execlp",      "execle",       "execv",
+                                  "execvp",      "execve",       "execvpe",
+                                  "fexecve",     "system",       "popen",
+                                  "posix_spawn", "posix_spawnp", "kill",
+                                  "killpg",      "raise",        "ptrace",
+                                  "clone",       "clone3",       "daemon",
+                                  "setsid",      "prctl",        "syscall",
+                                  "tgkill",      "pidfd_open",   "pidfd_send_signal"}))
     m.push_back({Rule::processes, full});
   if (in(n, {"getenv", "secure_getenv", "environ", "__environ", "setenv", "putenv", "unsetenv", "clearenv"}))
     m.push_back({Rule::environment, full});
@@ -238,18 +374,19 @@ std::vector<Match> classify(const Token& t) {
       (std_q && t.qualifier.find("chrono") != std::string::npos) ||
       (!member && t.call && in(n, {"clock", "time"}) && (t.qualifier.empty() || std_q)))
     m.push_back({Rule::timers, full});
-  if (!member && in(n, {"signal", "sigaction", "sigset", "sigprocmask", "pthread_sigmask", "sigsetjmp",
-                        "siglongjmp", "setjmp", "longjmp", "alarm", "setitimer", "timer_create", "signalfd"}) &&
+  if (!member &&
+      in(n, {"signal", "sigaction", "sigset", "sigprocmask", "pthread_sigmask", "sigsetjmp", "siglongjmp", "setjmp",
+             "longjmp", "alarm", "setitimer", "timer_create", "signalfd"}) &&
       (t.call || n == "sigaction"))
     m.push_back({Rule::signals, full});
-  if (in(n, {"dlopen", "dlsym", "dlvsym", "dlmopen", "dladdr", "dlinfo", "dl_iterate_phdr", "RTLD_NEXT",
-             "RTLD_DEFAULT", "cuGetProcAddress", "cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion"}) ||
+  if (in(n, {"dlopen", "dlsym", "dlvsym", "dlmopen", "dladdr", "dlinfo", "dl_iterate_phdr", "RTLD_NEXT", "RTLD_DEFAULT",
+             "cuGetProcAddress", "cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion"}) ||
       starts(n, "cupti"))
     m.push_back({Rule::dynamic_loading, full});
   if (!member && t.call &&
-      in(n, {"fopen", "fopen64", "freopen", "open", "open64", "openat", "creat", "unlink", "unlinkat", "rename",
-             "renameat", "mkdir", "rmdir", "truncate", "ftruncate", "symlink", "link", "memfd_create",
-             "shm_open", "mkstemp", "tmpfile", "write", "pwrite", "chmod", "chown", "mknod"}) &&
+      in(n, {"fopen",    "fopen64",  "freopen", "open",  "open64",   "openat",    "creat",   "unlink", "unlinkat",
+             "rename",   "renameat", "mkdir",   "rmdir", "truncate", "ftruncate", "symlink", "link",   "memfd_create",
+             "shm_open", "mkstemp",  "tmpfile", "write", "pwrite",   "chmod",     "chown",   "mknod"}) &&
       (t.qualifier.empty() || std_q))
     m.push_back({Rule::file_writes, full});
   if (std_q && in(n, {"ofstream", "fstream", "filebuf", "wofstream"})) m.push_back({Rule::file_writes, full});
@@ -350,7 +487,8 @@ std::vector<std::pair<size_t, std::string>> include_paths(const std::string& wit
       if (word == "include" || word == "include_next" || word == "import" || word == "embed") {
         size_t p = word_end == std::string_view::npos ? line.size() : line.find_first_not_of(" \t", word_end);
         std::string_view path = p == std::string_view::npos ? std::string_view() : line.substr(p);
-        while (!path.empty() && (path.back() == ' ' || path.back() == '\t' || path.back() == '\r')) path.remove_suffix(1);
+        while (!path.empty() && (path.back() == ' ' || path.back() == '\t' || path.back() == '\r'))
+          path.remove_suffix(1);
         const bool quoted = !path.empty() && (path[0] == '<' || path[0] == '"');
         const std::string_view inner = quoted && path.size() >= 2 ? path.substr(1, path.size() - 2) : path;
         if (!quoted || inner.empty() || inner[0] == '/' || inner.find("..") != std::string_view::npos ||
@@ -372,7 +510,9 @@ int line_of(const std::string& s, size_t pos) {
 
 }  // namespace
 
-std::string to_string(Rule rule) { return kNames[static_cast<size_t>(rule)]; }
+std::string to_string(Rule rule) {
+  return kNames[static_cast<size_t>(rule)];
+}
 
 base::Result<Rule> parse_rule(const std::string& name) {
   for (size_t i = 0; i < kNames.size(); ++i)
@@ -384,9 +524,12 @@ base::Result<Rule> parse_rule(const std::string& name) {
 
 std::string to_string(RuleAction action) {
   switch (action) {
-    case RuleAction::off: return "off";
-    case RuleAction::warn: return "warn";
-    case RuleAction::reject: return "reject";
+    case RuleAction::off:
+      return "off";
+    case RuleAction::warn:
+      return "warn";
+    case RuleAction::reject:
+      return "reject";
   }
   return "off";
 }

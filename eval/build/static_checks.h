@@ -26,21 +26,21 @@
 namespace eval {
 
 enum class Rule {
-  streams,          // cudaStreamCreate*, at::cuda::getStreamFromPool, cudaLaunchHostFunc ...
-  threads,          // std::thread, pthread_create, std::async, OpenMP is not counted
-  processes,        // fork, exec*, system, popen, kill, raise
-  environment,      // getenv, environ, secure_getenv
-  proc_files,       // "/proc/", "/sys/", "/dev/" in a string
-  timers,           // clock_gettime, std::chrono clocks, cudaEventElapsedTime, rdtsc, gettimeofday
-  signals,          // signal, sigaction, set handlers
-  dynamic_loading,  // dlopen, dlsym, dlvsym, RTLD_*
-  host_asm,         // asm(...) outside a __device__/__global__ function
-  file_writes,      // fopen/open/ofstream/fwrite/write/unlink/rename...
-  library_ops,      // torch::/at:: compute ops and tensor compute methods (the reference's own library)
-  vendor_libraries, // cuBLAS, cuDNN, cuBLASLt, cuFFT, CUTLASS
-  precision,        // TF32 and reduced-precision switches: setAllowTF32CuBLAS, cublasSetMathMode ...
-  cache_control,    // persisting-L2 carve-outs and access policy windows
-  include_paths,    // #include of an absolute path, a parent folder, a device or a macro; .incbin/.include in asm
+  streams,           // cudaStreamCreate*, at::cuda::getStreamFromPool, cudaLaunchHostFunc ...
+  threads,           // std::thread, pthread_create, std::async, OpenMP is not counted
+  processes,         // fork, exec*, system, popen, kill, raise
+  environment,       // getenv, environ, secure_getenv
+  proc_files,        // "/proc/", "/sys/", "/dev/" in a string
+  timers,            // clock_gettime, std::chrono clocks, cudaEventElapsedTime, rdtsc, gettimeofday
+  signals,           // signal, sigaction, set handlers
+  dynamic_loading,   // dlopen, dlsym, dlvsym, RTLD_*
+  host_asm,          // asm(...) outside a __device__/__global__ function
+  file_writes,       // fopen/open/ofstream/fwrite/write/unlink/rename...
+  library_ops,       // torch::/at:: compute ops and tensor compute methods (the reference's own library)
+  vendor_libraries,  // cuBLAS, cuDNN, cuBLASLt, cuFFT, CUTLASS
+  precision,         // TF32 and reduced-precision switches: setAllowTF32CuBLAS, cublasSetMathMode ...
+  cache_control,     // persisting-L2 carve-outs and access policy windows
+  include_paths,     // #include of an absolute path, a parent folder, a device or a macro; .incbin/.include in asm
 };
 inline constexpr int kRuleCount = 15;
 
@@ -69,10 +69,10 @@ base::Status apply_policy(StaticPolicy& policy, const std::string& spec);
 
 struct Finding {
   Rule rule;
-  RuleAction action;        // warn or reject (off rules find nothing)
-  int line = 0;             // 1-based, in the candidate's source
-  std::string what;         // the token found: "cudaStreamCreate", "getenv", "at::matmul"
-  std::string why;          // one sentence for the model: what the rule is for and what to do instead
+  RuleAction action;  // warn or reject (off rules find nothing)
+  int line = 0;       // 1-based, in the candidate's source
+  std::string what;   // the token found: "cudaStreamCreate", "getenv", "at::matmul"
+  std::string why;    // one sentence for the model: what the rule is for and what to do instead
 };
 
 // Every finding of every rule not off, in source order (one per rule and

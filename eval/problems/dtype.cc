@@ -35,17 +35,20 @@ const std::vector<std::string>& dtype_names() {
 }
 
 bool is_floating(DType dtype) {
-  return dtype == DType::float32 || dtype == DType::float16 || dtype == DType::bfloat16 ||
-         dtype == DType::float64;
+  return dtype == DType::float32 || dtype == DType::float16 || dtype == DType::bfloat16 || dtype == DType::float64;
 }
 
 Tolerance default_tolerance(DType dtype) {
   switch (dtype) {
-    case DType::float32: return {1e-4, 1e-4};
+    case DType::float32:
+      return {1e-4, 1e-4};
     case DType::float16:
-    case DType::bfloat16: return {1e-2, 1e-2};
-    case DType::float64: return {1e-7, 1e-7};
-    default: return {0, 0};
+    case DType::bfloat16:
+      return {1e-2, 1e-2};
+    case DType::float64:
+      return {1e-7, 1e-7};
+    default:
+      return {0, 0};
   }
 }
 

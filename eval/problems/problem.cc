@@ -73,9 +73,7 @@ Result<ResolvedDraw> resolve_draw(const DrawSpec& draw, const base::Dims& dims) 
   using K = DrawSpec::Kind;
   ResolvedDraw out;
   out.kind = draw.kind;
-  auto num = [&](const char* key, const char* fallback) {
-    return resolve_number(param_or(draw, key, fallback), dims);
-  };
+  auto num = [&](const char* key, const char* fallback) { return resolve_number(param_or(draw, key, fallback), dims); };
   switch (draw.kind) {
     case K::uniform: {
       TRY_ASSIGN(out.a, num("low", "0"));
@@ -116,8 +114,7 @@ Result<ResolvedDraw> resolve_draw(const DrawSpec& draw, const base::Dims& dims) 
   return out;
 }
 
-Result<DrawSpec> decode_draw(const yaml::Document& doc, const YAML::Node& node,
-                             const std::string& what) {
+Result<DrawSpec> decode_draw(const yaml::Document& doc, const YAML::Node& node, const std::string& what) {
   DrawSpec draw;
   YAML::Node params;
   std::string kind_name;
@@ -160,7 +157,8 @@ Status check_draw_fits(const yaml::Document& doc, const YAML::Node& draw_node, D
   using K = DrawSpec::Kind;
   const bool integral_draw = draw.kind == K::randint || draw.kind == K::bernoulli || draw.kind == K::constant;
   if (!is_floating(dtype) && !integral_draw)
-    return doc.error_at(draw_node, what + " has dtype " + to_string(dtype) + "; draw it with randint, bernoulli or constant");
+    return doc.error_at(draw_node,
+                        what + " has dtype " + to_string(dtype) + "; draw it with randint, bernoulli or constant");
   return {};
 }
 
@@ -190,9 +188,9 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
   TRY_ASSIGN(YAML::Node name_node, yaml::require(doc, node, "name", "input"));
   TRY_ASSIGN(input.name, yaml::as_string(doc, name_node, "name"));
   const std::string what = "input '" + input.name + "'";
-  TRY(yaml::check_keys(doc, node,
-                       {"name", "kind", "role", "dtype", "shape", "draw", "kernelbench_draw", "then", "value", "why", "items"},
-                       what));
+  TRY(yaml::check_keys(
+      doc, node,
+      {"name", "kind", "role", "dtype", "shape", "draw", "kernelbench_draw", "then", "value", "why", "items"}, what));
   if (node["kind"]) {
     TRY_ASSIGN(std::string kind, yaml::as_choice(doc, node["kind"], "kind", {"tensor", "scalar", "tensors"}));
     input.is_scalar = kind == "scalar";
@@ -231,8 +229,8 @@ Result<InputSpec> decode_input(const yaml::Document& doc, const YAML::Node& node
     if (integral) return doc.error_at(node["then"], "'then: " + input.then + "' needs a floating dtype");
     const size_t rank = input.then == "sign" ? 0 : input.then == "softmax" ? 1 : 2;
     if (input.shape.size() < rank)
-      return doc.error_at(node["then"], "'then: " + input.then + "' needs a tensor of at least " +
-                                            std::to_string(rank) + " dims");
+      return doc.error_at(node["then"],
+                          "'then: " + input.then + "' needs a tensor of at least " + std::to_string(rank) + " dims");
     if (input.then == "symmetric" && input.shape[input.shape.size() - 1] != input.shape[input.shape.size() - 2])
       return doc.error_at(node["then"], "'then: symmetric' needs its last two dims to be the same dim name");
   }
@@ -262,7 +260,8 @@ Status check_resolves(const yaml::Document& doc, const YAML::Node& root, const P
         auto draw = resolve_draw(e.draw, bound);
         if (!draw) return doc.error_at(mark, where + draw.error().message);
         if (e.kernelbench_draw)
-          if (auto kb = resolve_draw(*e.kernelbench_draw, bound); !kb) return doc.error_at(mark, where + kb.error().message);
+          if (auto kb = resolve_draw(*e.kernelbench_draw, bound); !kb)
+            return doc.error_at(mark, where + kb.error().message);
       }
       for (size_t d = 0; d < in.shape.size(); ++d) {
         auto v = base::eval_int_expr(in.shape[d], dims);
@@ -290,7 +289,9 @@ Status check_resolves(const yaml::Document& doc, const YAML::Node& root, const P
 
 }  // namespace
 
-std::string to_string(DrawSpec::Kind kind) { return info(kind).name; }
+std::string to_string(DrawSpec::Kind kind) {
+  return info(kind).name;
+}
 
 int64_t ResolvedInput::elements() const {
   int64_t n = 1;
@@ -321,8 +322,8 @@ Result<Problem> load_problem(const std::string& dir) {
   const YAML::Node& root = doc.root();
   TRY(yaml::expect_map(doc, root, "the problem spec"));
   TRY(yaml::check_keys(doc, root,
-                       {"name", "level", "number", "title", "description", "notes", "tags", "inputs",
-                        "sizes", "tolerance", "flops", "bytes"},
+                       {"name", "level", "number", "title", "description", "notes", "tags", "inputs", "sizes",
+                        "tolerance", "flops", "bytes"},
                        "problem spec"));
   TRY_ASSIGN(YAML::Node name, yaml::require(doc, root, "name", "problem spec"));
   TRY_ASSIGN(p.name, yaml::as_string(doc, name, "name"));
@@ -369,8 +370,7 @@ Result<Problem> load_problem(const std::string& dir) {
   for (const auto& node : inputs) {
     TRY_ASSIGN(InputSpec input, decode_input(doc, node));
     for (const auto& other : p.inputs)
-      if (other.name == input.name)
-        return doc.error_at(node, "duplicate input name '" + input.name + "'");
+      if (other.name == input.name) return doc.error_at(node, "duplicate input name '" + input.name + "'");
     p.inputs.push_back(std::move(input));
   }
   size_t tensors = 0;
@@ -392,8 +392,7 @@ Result<Problem> load_problem(const std::string& dir) {
     p.sizes.emplace_back(preset, std::move(dims));
   }
   for (const char* required : {"full", "small"})
-    if (!p.size(required))
-      return doc.error_at(sizes, std::string("missing required size preset '") + required + "'");
+    if (!p.size(required)) return doc.error_at(sizes, std::string("missing required size preset '") + required + "'");
 
   if (root["tolerance"]) {
     const YAML::Node& t = root["tolerance"];
@@ -415,8 +414,8 @@ Result<Problem> load_problem(const std::string& dir) {
 Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const std::string& preset) {
   const base::Dims* dims = problem.size(preset);
   if (!dims)
-    return Error{problem.id + ": no size preset '" + preset + "' (has: " +
-                 base::join(problem.size_names(), ", ") + ")"};
+    return Error{problem.id + ": no size preset '" + preset + "' (has: " + base::join(problem.size_names(), ", ") +
+                 ")"};
   std::vector<ResolvedInput> out;
   for (const auto& in : problem.inputs) {
     for (size_t i = 0; i < in.entries.size(); ++i) {
@@ -474,6 +473,8 @@ std::string forward_parameters(const Problem& problem) {
   return base::join(params, ", ");
 }
 
-size_t resolved_count(const InputSpec& input) { return input.is_list ? input.entries.size() : 1; }
+size_t resolved_count(const InputSpec& input) {
+  return input.is_list ? input.entries.size() : 1;
+}
 
 }  // namespace eval

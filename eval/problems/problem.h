@@ -21,8 +21,9 @@
 namespace eval {
 
 // The tags a spec may carry (`tags: [conv, fusion]`), for selecting problems by kind.
-inline const std::vector<std::string> kProblemTags = {"matmul", "conv", "norm", "reduction", "elementwise", "pool",
-                                                     "loss", "scan", "fusion", "network", "rnn", "attention"};
+inline const std::vector<std::string> kProblemTags = {"matmul",      "conv",    "norm", "reduction",
+                                                      "elementwise", "pool",    "loss", "scan",
+                                                      "fusion",      "network", "rnn",  "attention"};
 
 // How a tensor's values are drawn. Parameters are numbers or dim expressions,
 // kept as written and resolved per size preset.
@@ -88,18 +89,18 @@ inline constexpr size_t kMaxProblemTensors = 1024;
 
 struct InputSpec {
   std::string name;
-  bool is_scalar = false;     // a number passed by value, not a tensor
-  bool is_list = false;       // kind: tensors, a weight list: forward takes a std::vector of them
-  bool is_weight = false;     // role: weight (parameters of a layer)
+  bool is_scalar = false;          // a number passed by value, not a tensor
+  bool is_list = false;            // kind: tensors, a weight list: forward takes a std::vector of them
+  bool is_weight = false;          // role: weight (parameters of a layer)
   std::vector<ListNode> items;     // a list as written
   std::vector<ListEntry> entries;  // a list expanded, in order
   DType dtype = DType::float32;
   std::vector<std::string> shape;  // dim names, numbers or expressions
   DrawSpec draw;
   std::optional<DrawSpec> kernelbench_draw;  // KernelBench's draw, where its mode's U[0,1) rule is wrong for it
-  std::string then;           // one of input_transforms(), or empty
-  double scalar_value = 0;    // for scalars
-  std::string why;            // why this distribution was chosen
+  std::string then;                          // one of input_transforms(), or empty
+  double scalar_value = 0;                   // for scalars
+  std::string why;                           // why this distribution was chosen
 };
 
 // One tensor or scalar forward receives. A weight list resolves to one per
@@ -114,16 +115,16 @@ struct ResolvedInput {
   std::vector<int64_t> shape;
   ResolvedDraw draw;
   std::optional<ResolvedDraw> kernelbench_draw;
-  std::string then;           // one of input_transforms(), or empty
+  std::string then;  // one of input_transforms(), or empty
   double scalar_value = 0;
   int64_t elements() const;
 };
 
 struct Problem {
-  std::string name;         // unique short name, e.g. "relu"
-  std::string id;           // "level1/19", or "examples/<name>" for examples
-  int level = 0;            // 0 for examples
-  int number = 0;           // KernelBench number within the level
+  std::string name;  // unique short name, e.g. "relu"
+  std::string id;    // "level1/19", or "examples/<name>" for examples
+  int level = 0;     // 0 for examples
+  int number = 0;    // KernelBench number within the level
   std::string title;
   std::string description;
   std::string notes;
@@ -142,8 +143,7 @@ struct Problem {
 base::Result<Problem> load_problem(const std::string& dir);
 
 // The inputs with shapes and draws resolved for one size preset.
-base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem,
-                                                         const std::string& preset);
+base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const std::string& preset);
 
 // The C++ type forward() takes an input as: "torch::Tensor", "double",
 // "int64_t", "bool", or "const std::vector<torch::Tensor>&" for a weight list.

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "base/text.h"
 #include "base/fs.h"
+#include "base/text.h"
 #include "build_info.h"
 
 namespace eval {
@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 using base::Error;
 using base::Result;
 
-std::string default_problems_root() { return base::data_dir("REFINERY_PROBLEMS", "problems", REFINERY_SOURCE_DIR); }
+std::string default_problems_root() {
+  return base::data_dir("REFINERY_PROBLEMS", "problems", REFINERY_SOURCE_DIR);
+}
 
 std::vector<std::string> ProblemIndex::folders() const {
   std::vector<std::string> out;
@@ -23,8 +25,7 @@ std::vector<std::string> ProblemIndex::folders() const {
     fs::path dir = fs::path(root_) / group;
     if (!fs::is_directory(dir, ec)) continue;
     for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (entry.is_directory() && fs::exists(entry.path() / "spec.yaml"))
-        out.push_back(entry.path().string());
+      if (entry.is_directory() && fs::exists(entry.path() / "spec.yaml")) out.push_back(entry.path().string());
   }
   return out;
 }
@@ -75,8 +76,10 @@ Result<Problem> ProblemIndex::find(const std::string& id) const {
     if (p && p->name == id) return p;
   }
   std::string message = "unknown problem '" + id + "' in " + root_;
-  if (auto guess = base::closest_match(id, names)) message += " (did you mean '" + *guess + "'?)";
-  else message += " (see 'refinery problems list')";
+  if (auto guess = base::closest_match(id, names))
+    message += " (did you mean '" + *guess + "'?)";
+  else
+    message += " (see 'refinery problems list')";
   return Error{message};
 }
 

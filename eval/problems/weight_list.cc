@@ -50,8 +50,8 @@ Result<std::vector<ListNode>> decode_list_items(const yaml::Document& doc, const
 
 Result<ListNode> decode_list_node(const yaml::Document& doc, const YAML::Node& node, DType dtype,
                                   const std::string& list) {
-  TRY(yaml::expect_map(doc, node, "an entry ({name, shape, draw}) or a repeat ({repeat, items}) of weight list '" +
-                                      list + "'"));
+  TRY(yaml::expect_map(doc, node,
+                       "an entry ({name, shape, draw}) or a repeat ({repeat, items}) of weight list '" + list + "'"));
   ListNode n;
   if (node["repeat"]) {
     TRY(yaml::check_keys(doc, node, {"repeat", "items"}, "a repeat of weight list '" + list + "'"));
@@ -122,7 +122,8 @@ Status expand_list(const yaml::Document& doc, const YAML::Node& items, const std
       continue;
     }
     for (const auto& var : n.vars)
-      if (vars.count(var)) return doc.error_at(y["repeat"], "loop variable '" + var + "' is already bound by an enclosing repeat");
+      if (vars.count(var))
+        return doc.error_at(y["repeat"], "loop variable '" + var + "' is already bound by an enclosing repeat");
     auto walk = [&](const base::Dims& bound) {
       return expand_list(doc, y["items"], n.children, bound, out, top < 0 ? static_cast<int>(i) : top);
     };
@@ -160,8 +161,8 @@ Result<InputSpec> decode_list(const yaml::Document& doc, const YAML::Node& node,
         YAML::Mark mark;
         mark.line = input.entries[i].line;
         mark.column = input.entries[i].column;
-        return doc.error_at(mark, "entry '" + input.entries[i].name + "' appears twice in " + what +
-                                      " (as entries " + std::to_string(j) + " and " + std::to_string(i) + ")");
+        return doc.error_at(mark, "entry '" + input.entries[i].name + "' appears twice in " + what + " (as entries " +
+                                      std::to_string(j) + " and " + std::to_string(i) + ")");
       }
   return input;
 }
@@ -223,8 +224,8 @@ void render_nodes(const std::vector<ListNode>& nodes, const base::Dims& dims, co
 }  // namespace
 
 std::string describe_list(const InputSpec& list, const base::Dims& dims) {
-  std::string out = "`" + list.name + "` (" + parameter_type(list) + "): " + std::to_string(list.entries.size()) +
-                    " " + to_string(list.dtype) + " tensors, in this order; " + list.name +
+  std::string out = "`" + list.name + "` (" + parameter_type(list) + "): " + std::to_string(list.entries.size()) + " " +
+                    to_string(list.dtype) + " tensors, in this order; " + list.name +
                     "[i] is entry i, {expr} in a name is its value:\n";
   for (size_t t = 0; t < list.items.size(); ++t) {
     size_t first = list.entries.size(), last = 0;

@@ -1,8 +1,8 @@
 #include "eval/sandbox/sandbox.h"
 
 #include <dirent.h>
-#include <grp.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
 #include <sched.h>
@@ -37,7 +37,7 @@ struct MountStep {
   std::string path;    // inside the new root (already prefixed)
   std::string source;  // bind: host path; make_link: link target; tmpfs: options
   unsigned long flags = 0;
-  std::string what;    // for the failure message
+  std::string what;  // for the failure message
   // remount_tree: every mount below `path` and its remount flags, for a
   // kernel without mount_setattr (or when `walk`).
   std::vector<std::pair<std::string, unsigned long>> below = {};
@@ -78,11 +78,16 @@ enum ChildStage {
 };
 
 const char* stage_name(int stage) {
-  static const char* names[] = {"writing the user namespace's id maps", "starting a session",
-                                "making mounts private",              "building the private root",
-                                "pivoting into the private root",     "dropping privileges",
-                                "setting no_new_privs",               "setting resource limits",
-                                "arranging descriptors",              "entering the working folder",
+  static const char* names[] = {"writing the user namespace's id maps",
+                                "starting a session",
+                                "making mounts private",
+                                "building the private root",
+                                "pivoting into the private root",
+                                "dropping privileges",
+                                "setting no_new_privs",
+                                "setting resource limits",
+                                "arranging descriptors",
+                                "entering the working folder",
                                 "executing the program"};
   return stage >= 0 && stage <= kExec ? names[stage] : "?";
 }
@@ -109,8 +114,8 @@ unsigned long locked_flags(const std::string& path) {
 
 bool is_under(const std::string& path, const std::string& folder) {
   if (folder == "/") return true;
-  return path == folder || (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 &&
-                            path[folder.size()] == '/');
+  return path == folder ||
+         (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 && path[folder.size()] == '/');
 }
 
 std::string canonical(const std::string& path) {
@@ -259,7 +264,8 @@ std::vector<MountStep> plan_root(const SandboxOptions& o) {
     if (stat(host.c_str(), &st) != 0) continue;
     bool dir = S_ISDIR(st.st_mode);
     steps.push_back({dir ? MountStep::make_dir : MountStep::make_file, root + host, "", 0, host});
-    steps.push_back({MountStep::bind, root + host, host, MS_BIND | (dir ? static_cast<unsigned long>(MS_REC) : 0ul), host});
+    steps.push_back(
+        {MountStep::bind, root + host, host, MS_BIND | (dir ? static_cast<unsigned long>(MS_REC) : 0ul), host});
     // A folder of nodes (/dev/nvidia-caps) is read-only too: a device node
     // opens for writing on a read-only mount all the same.
     if (dir) read_only_steps(root, host, host, mounts, o.remount_by_walk, steps);
@@ -314,8 +320,7 @@ int run_step(const MountStep& s) {
 }
 
 // The child, from clone to exec. Only system calls on prepared data.
-[[noreturn]] void child_main(const SandboxOptions& o, const Prepared& p, bool user_ns, bool mount_ns,
-                             int status_fd) {
+[[noreturn]] void child_main(const SandboxOptions& o, const Prepared& p, bool user_ns, bool mount_ns, int status_fd) {
   ChildReport report;
   // The status pipe moves out of the way of the descriptors the child is given.
   if (dup3(status_fd, 500, O_CLOEXEC) == 500) status_fd = 500;
@@ -344,8 +349,8 @@ int run_step(const MountStep& s) {
         fail(kMountStep);
       }
     }
-    if (chdir(o.root_dir.c_str()) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 ||
-        umount2(".", MNT_DETACH) != 0 || chdir("/") != 0)
+    if (chdir(o.root_dir.c_str()) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0 ||
+        chdir("/") != 0)
       fail(kPivot);
     mount(nullptr, "/", nullptr, MS_REMOUNT | MS_RDONLY | MS_NOSUID, nullptr);
   }
@@ -422,7 +427,8 @@ SandboxView toolchain_view() {
   return v;
 }
 
-base::Result<base::StartedChild> SandboxStarter::start(const base::SpawnOptions& o, int out_fd, int err_fd, base::ProcessResult& r) const {
+base::Result<base::StartedChild> SandboxStarter::start(const base::SpawnOptions& o, int out_fd, int err_fd,
+                                                       base::ProcessResult& r) const {
   std::error_code ec;
   TRY_ASSIGN(std::string root, base::make_temp_dir(std::filesystem::temp_directory_path(ec).string(), "refinery-root"));
   SandboxOptions s;
@@ -506,8 +512,8 @@ base::Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     if (pid < 0) {
       int e = errno;
       close(status_pipe[0]);
-      missing.push_back(std::string(tier.mount_ns ? "namespaces" : "pid and network namespaces") +
-                        ": clone refused (" + std::strerror(e) + ")");
+      missing.push_back(std::string(tier.mount_ns ? "namespaces" : "pid and network namespaces") + ": clone refused (" +
+                        std::strerror(e) + ")");
       continue;
     }
     // Two reports: one just before exec, and one more only if exec failed.
@@ -533,7 +539,9 @@ base::Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
                                                : "") +
                                           ": " + std::strerror(last.error);
       if (stage == kExec) return base::Error{"cannot execute " + o.argv[0] + ": " + std::strerror(last.error)};
-      missing.push_back(std::string(tier.mount_ns ? "private root" : tier.namespaces ? "namespaces" : "sandbox") +
+      missing.push_back(std::string(tier.mount_ns     ? "private root"
+                                    : tier.namespaces ? "namespaces"
+                                                      : "sandbox") +
                         ": " + why);
       continue;
     }
@@ -550,11 +558,14 @@ base::Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
     child.layers.oom_score_adj = first.oom_score_adj;
     if (o.cgroup) {
       child.layers.memory_cgroup = static_cast<bool>(in_cgroup);
-      if (in_cgroup) child.layers.memory_cap_bytes = o.cgroup->limit_bytes();
-      else child.layers.memory_cgroup_note = in_cgroup.error().message;
+      if (in_cgroup)
+        child.layers.memory_cap_bytes = o.cgroup->limit_bytes();
+      else
+        child.layers.memory_cgroup_note = in_cgroup.error().message;
     }
     child.layers.missing = missing;
-    if (!first.unprivileged) child.layers.missing.push_back("unprivileged identity: the child has refinery's uid and capabilities");
+    if (!first.unprivileged)
+      child.layers.missing.push_back("unprivileged identity: the child has refinery's uid and capabilities");
     if (o.require_every_layer && !child.layers.missing.empty()) {
       kill(child.pid, SIGKILL);
       waitpid(child.pid, nullptr, 0);

@@ -42,19 +42,19 @@
 
 #include "base/cgroup.h"
 #include "base/result.h"
-#include "eval/sandbox/sandbox_view.h"
 #include "base/subprocess.h"
+#include "eval/sandbox/sandbox_view.h"
 
 namespace eval {
 
 // What the child sees and is (SandboxView: the runner's defaults), and how it starts.
 struct SandboxOptions : SandboxView {
-  std::vector<std::string> argv;       // argv[0]: absolute path of the program
-  std::vector<std::string> env;        // the child's whole environment
+  std::vector<std::string> argv;         // argv[0]: absolute path of the program
+  std::vector<std::string> env;          // the child's whole environment
   std::vector<std::pair<int, int>> fds;  // parent descriptor -> child descriptor (3 and up)
-  int stdout_fd = -1, stderr_fd = -1;  // the child's 1 and 2 (default /dev/null)
-  std::string root_dir;                // an empty folder the new root is built on (any number of children may share one)
-  std::string cwd;                     // the working folder, visible in the view; empty: /tmp
+  int stdout_fd = -1, stderr_fd = -1;    // the child's 1 and 2 (default /dev/null)
+  std::string root_dir;  // an empty folder the new root is built on (any number of children may share one)
+  std::string cwd;       // the working folder, visible in the view; empty: /tmp
   std::vector<base::ResourceLimit> limits;
   // A memory cgroup the child is moved into (base/cgroup.h); null: none.
   const base::MemoryCgroup* cgroup = nullptr;
@@ -66,17 +66,17 @@ struct SandboxOptions : SandboxView {
 
 // What applied. `missing` names each layer that did not, with the reason.
 struct SandboxLayers {
-  bool user_namespace = false;   // a user namespace (when not root)
+  bool user_namespace = false;  // a user namespace (when not root)
   bool pid_namespace = false;
   bool mount_namespace = false;  // and a private root built on it
   bool network_namespace = false;
   bool ipc_namespace = false;
-  bool unprivileged = false;     // another uid, or no capabilities
+  bool unprivileged = false;  // another uid, or no capabilities
   bool no_new_privs = false;
-  unsigned uid = 0;              // the child's uid as the host sees it
-  int oom_score_adj = 0;         // as set (0 where it could not be)
-  bool memory_cgroup = false;    // moved into SandboxOptions::cgroup
-  uint64_t memory_cap_bytes = 0; // that cgroup's cap
+  unsigned uid = 0;                // the child's uid as the host sees it
+  int oom_score_adj = 0;           // as set (0 where it could not be)
+  bool memory_cgroup = false;      // moved into SandboxOptions::cgroup
+  uint64_t memory_cap_bytes = 0;   // that cgroup's cap
   std::string memory_cgroup_note;  // why not, when a cgroup was given
   std::vector<std::string> missing;
 };
@@ -96,7 +96,8 @@ class SandboxStarter : public base::ChildStarter {
  public:
   explicit SandboxStarter(SandboxView view) : view_(std::move(view)) {}
   const SandboxView& view() const { return view_; }
-  base::Result<base::StartedChild> start(const base::SpawnOptions& o, int out_fd, int err_fd, base::ProcessResult& r) const override;
+  base::Result<base::StartedChild> start(const base::SpawnOptions& o, int out_fd, int err_fd,
+                                         base::ProcessResult& r) const override;
 
  private:
   SandboxView view_;

@@ -26,9 +26,9 @@ struct SandboxView {
   // child starts; taking them back is the caller's (base::chown_tree).
   std::vector<std::string> read_write;
   std::vector<std::string> devices = {"null", "zero", "full", "random", "urandom"};  // nodes of /dev
-  bool nvidia_devices = true;  // and /dev/nvidia*
-  uint64_t scratch_bytes = 256ull << 20;  // the private /tmp (a tmpfs)
-  unsigned uid = 65534, gid = 65534;      // the identity taken when the caller is root
+  bool nvidia_devices = true;                                                        // and /dev/nvidia*
+  uint64_t scratch_bytes = 256ull << 20;                                             // the private /tmp (a tmpfs)
+  unsigned uid = 65534, gid = 65534;  // the identity taken when the caller is root
   // Written to /proc/self/oom_score_adj before the identity drops, so that
   // the OOM killer takes the child (the runner, a compiler) before refinery
   // and the judge (1000, the most); 0: left as inherited.

@@ -19,33 +19,40 @@ json number(double v) {
   return v;
 }
 
-constexpr const char* kNames[] = {"compile_error", "load_error", "runtime_error",
-                                  "timeout",       "crashed",    "wrong_shape",
-                                  "mismatch",      "rejected",   "correct"};
+constexpr const char* kNames[] = {"compile_error", "load_error", "runtime_error", "timeout", "crashed",
+                                  "wrong_shape",   "mismatch",   "rejected",      "correct"};
 
 json stats_json(const TimingStats& s) {
-  return {{"trials", s.trials},   {"median_ms", s.median_ms}, {"mean_ms", s.mean_ms},
-          {"stdev_ms", s.stdev_ms}, {"min_ms", s.min_ms},     {"max_ms", s.max_ms},
-          {"p10_ms", s.p10_ms},   {"p90_ms", s.p90_ms},       {"host_median_ms", s.host_median_ms},
-          {"median_low_ms", s.median_low_ms}, {"median_high_ms", s.median_high_ms},
-          {"spread", s.spread()}, {"median_uncertainty", s.median_uncertainty()}};
+  return {{"trials", s.trials},
+          {"median_ms", s.median_ms},
+          {"mean_ms", s.mean_ms},
+          {"stdev_ms", s.stdev_ms},
+          {"min_ms", s.min_ms},
+          {"max_ms", s.max_ms},
+          {"p10_ms", s.p10_ms},
+          {"p90_ms", s.p90_ms},
+          {"host_median_ms", s.host_median_ms},
+          {"median_low_ms", s.median_low_ms},
+          {"median_high_ms", s.median_high_ms},
+          {"spread", s.spread()},
+          {"median_uncertainty", s.median_uncertainty()}};
 }
 
 // Decoding what a worker wrote. A hostile candidate may have written it, so
 // every member is checked for its type and a plausible range, and an error
 // names the member by its path ("timing.candidate.median_ms").
 
-constexpr size_t kMaxText = 64 << 10;          // bytes of any one string
-constexpr size_t kMaxLog = 1 << 20;            // the compile log: the compiler's two capped streams
-constexpr size_t kMaxTrials = 10000;           // correctness trial records
-constexpr size_t kMaxFirstMismatches = 64;     // per trial record
-constexpr size_t kMaxRank = 64;                // dimensions of a mismatch's index
-constexpr size_t kMaxOutputs = 1024;           // output shapes
-constexpr size_t kMaxMembers = 256;            // members of versions and phases_ms
-constexpr size_t kMaxTraceBytes = 4 << 20;     // timing.trace, as JSON text
-constexpr size_t kMaxName = 128;               // bytes of a member name there
+constexpr size_t kMaxText = 64 << 10;       // bytes of any one string
+constexpr size_t kMaxLog = 1 << 20;         // the compile log: the compiler's two capped streams
+constexpr size_t kMaxTrials = 10000;        // correctness trial records
+constexpr size_t kMaxFirstMismatches = 64;  // per trial record
+constexpr size_t kMaxRank = 64;             // dimensions of a mismatch's index
+constexpr size_t kMaxOutputs = 1024;        // output shapes
+constexpr size_t kMaxMembers = 256;         // members of versions and phases_ms
+constexpr size_t kMaxTraceBytes = 4 << 20;  // timing.trace, as JSON text
+constexpr size_t kMaxName = 128;            // bytes of a member name there
 constexpr int64_t kMaxTimedTrials = 10000000;
-constexpr double kMaxMs = 1e9;                 // about 11 days
+constexpr double kMaxMs = 1e9;  // about 11 days
 constexpr double kMaxSpeedup = 1e9;
 
 std::string fmt_g(double v) {
@@ -118,10 +125,14 @@ base::Status as_value(const json& v, const std::string& path, double& out) {
     out = v.get<double>();
     return {};
   }
-  if (v == "nan") out = std::nan("");
-  else if (v == "inf") out = INFINITY;
-  else if (v == "-inf") out = -INFINITY;
-  else return malformed(path, "is not a number, \"nan\", \"inf\" or \"-inf\"");
+  if (v == "nan")
+    out = std::nan("");
+  else if (v == "inf")
+    out = INFINITY;
+  else if (v == "-inf")
+    out = -INFINITY;
+  else
+    return malformed(path, "is not a number, \"nan\", \"inf\" or \"-inf\"");
   return {};
 }
 
@@ -143,10 +154,11 @@ base::Status read_kernels(const json& j, Outcome& o) {
   if (auto* v = member(j, "note")) TRY(as_text(*v, "kernels.note", kMaxText, k.note));
   if (auto* v = member(j, "top_other")) TRY(as_text(*v, "kernels.top_other", kMaxText, k.top_other));
   constexpr int64_t kMaxCount = int64_t{1} << 50;
-  for (auto [name, field] : {std::pair{"own_launches", &k.own_launches}, std::pair{"other_launches", &k.other_launches},
-                             std::pair{"timed_own", &k.timed_own}, std::pair{"timed_other", &k.timed_other},
-                             std::pair{"timed_graphs", &k.timed_graphs}, std::pair{"streams_created", &k.streams_created},
-                             std::pair{"threads_left", &k.threads_left}})
+  for (auto [name, field] :
+       {std::pair{"own_launches", &k.own_launches}, std::pair{"other_launches", &k.other_launches},
+        std::pair{"timed_own", &k.timed_own}, std::pair{"timed_other", &k.timed_other},
+        std::pair{"timed_graphs", &k.timed_graphs}, std::pair{"streams_created", &k.streams_created},
+        std::pair{"threads_left", &k.threads_left}})
     if (auto* v = member(j, name)) TRY(as_integer(*v, std::string("kernels.") + name, 0, kMaxCount, *field));
   for (auto [name, field] : {std::pair{"own_us", &k.own_us}, std::pair{"other_us", &k.other_us}})
     if (auto* v = member(j, name)) TRY(as_amount(*v, std::string("kernels.") + name, kMaxMs * 1000, *field));
@@ -209,11 +221,11 @@ base::Status read_trial(const json& j, const std::string& path, TrialDiff& d) {
 base::Status read_stats(const json& j, const std::string& path, TimingStats& s) {
   TRY(as_object(j, path));
   if (auto* v = member(j, "trials")) TRY(as_integer(*v, path + ".trials", 0, kMaxTimedTrials, s.trials));
-  for (auto [key, out] : {std::pair{"median_ms", &s.median_ms}, std::pair{"mean_ms", &s.mean_ms},
-                          std::pair{"stdev_ms", &s.stdev_ms}, std::pair{"min_ms", &s.min_ms},
-                          std::pair{"max_ms", &s.max_ms}, std::pair{"p10_ms", &s.p10_ms},
-                          std::pair{"p90_ms", &s.p90_ms}, std::pair{"host_median_ms", &s.host_median_ms},
-                          std::pair{"median_low_ms", &s.median_low_ms}, std::pair{"median_high_ms", &s.median_high_ms}})
+  for (auto [key, out] :
+       {std::pair{"median_ms", &s.median_ms}, std::pair{"mean_ms", &s.mean_ms}, std::pair{"stdev_ms", &s.stdev_ms},
+        std::pair{"min_ms", &s.min_ms}, std::pair{"max_ms", &s.max_ms}, std::pair{"p10_ms", &s.p10_ms},
+        std::pair{"p90_ms", &s.p90_ms}, std::pair{"host_median_ms", &s.host_median_ms},
+        std::pair{"median_low_ms", &s.median_low_ms}, std::pair{"median_high_ms", &s.median_high_ms}})
     if (auto* v = member(j, key)) TRY(as_amount(*v, path + "." + key, kMaxMs, *out));
   return {};  // "spread" and "median_uncertainty" are derived, and not read back
 }
@@ -229,19 +241,24 @@ base::Status read_timing(const json& j, Timing& t) {
   if (auto* v = member(j, "clock")) TRY(as_text(*v, "timing.clock", kMaxText, t.clock));
   if (auto* v = member(j, "device_wide")) TRY(as_flag(*v, "timing.device_wide", t.device_wide));
   if (auto* v = member(j, "l2_flushed")) TRY(as_flag(*v, "timing.l2_flushed", t.l2_flushed));
-  if (auto* v = member(j, "claimed_median_ms")) TRY(as_amount(*v, "timing.claimed_median_ms", kMaxMs, t.claimed_median_ms));
-  if (auto* v = member(j, "judge_overhead_ms")) TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
+  if (auto* v = member(j, "claimed_median_ms"))
+    TRY(as_amount(*v, "timing.claimed_median_ms", kMaxMs, t.claimed_median_ms));
+  if (auto* v = member(j, "judge_overhead_ms"))
+    TRY(as_amount(*v, "timing.judge_overhead_ms", kMaxMs, t.judge_overhead_ms));
   if (auto* v = member(j, "judge_slack_ms")) TRY(as_amount(*v, "timing.judge_slack_ms", kMaxMs, t.judge_slack_ms));
   if (auto* v = member(j, "floor_median_ms")) TRY(as_amount(*v, "timing.floor_median_ms", kMaxMs, t.floor_median_ms));
   if (auto* v = member(j, "judge_raise_ms")) TRY(as_amount(*v, "timing.judge_raise_ms", kMaxMs, t.judge_raise_ms));
   if (auto* v = member(j, "trace")) {
     TRY(as_object(*v, "timing.trace"));
-    if (v->dump().size() > kMaxTraceBytes) return malformed("timing.trace", "is larger than " + std::to_string(kMaxTraceBytes) + " bytes");
+    if (v->dump().size() > kMaxTraceBytes)
+      return malformed("timing.trace", "is larger than " + std::to_string(kMaxTraceBytes) + " bytes");
     t.trace = *v;
   }
   if (auto* v = member(j, "contradicted")) TRY(as_integer(*v, "timing.contradicted", 0, 2, t.contradicted));
-  if (auto* v = member(j, "floored_calls")) TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
-  if (auto* v = member(j, "checked_calls")) TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
+  if (auto* v = member(j, "floored_calls"))
+    TRY(as_integer(*v, "timing.floored_calls", 0, kMaxTimedTrials, t.floored_calls));
+  if (auto* v = member(j, "checked_calls"))
+    TRY(as_integer(*v, "timing.checked_calls", 0, kMaxTimedTrials, t.checked_calls));
   if (auto* v = member(j, "batch_calls")) TRY(as_integer(*v, "timing.batch_calls", 1, 1 << 20, t.batch_calls));
   if (auto* v = member(j, "measurements")) TRY(as_integer(*v, "timing.measurements", 1, 100, t.measurements));
   if (auto* v = member(j, "unstable")) TRY(as_flag(*v, "timing.unstable", t.unstable));
@@ -301,7 +318,9 @@ base::Status read_phases(const json& j, json& out) {
 }
 }  // namespace
 
-std::string to_string(Status status) { return kNames[static_cast<int>(status)]; }
+std::string to_string(Status status) {
+  return kNames[static_cast<int>(status)];
+}
 
 base::Result<Status> parse_status(const std::string& name) {
   for (int i = 0; i < 9; ++i)
@@ -321,9 +340,8 @@ json to_json(const Outcome& o) {
   j["status"] = to_string(o.status);
   j["message"] = o.message;
   if (o.compile)
-    j["compile"] = {{"ok", o.compile->ok},         {"cached", o.compile->cached},
-                    {"seconds", o.compile->seconds}, {"log", o.compile->log},
-                    {"command", o.compile->command}, {"headers", o.compile->headers}};
+    j["compile"] = {{"ok", o.compile->ok},   {"cached", o.compile->cached},   {"seconds", o.compile->seconds},
+                    {"log", o.compile->log}, {"command", o.compile->command}, {"headers", o.compile->headers}};
   if (o.compile && !o.compile->steps.empty()) {
     json steps = json::object();
     for (const auto& [name, seconds] : o.compile->steps) steps[name] = steps.value(name, 0.0) + seconds;
@@ -334,9 +352,13 @@ json to_json(const Outcome& o) {
     json first = json::array();
     for (const auto& m : t.first)
       first.push_back({{"index", m.index}, {"expected", number(m.expected)}, {"actual", number(m.actual)}});
-    trials.push_back({{"trial", t.trial},         {"output", t.output},     {"max_abs", number(t.max_abs)},
-                      {"max_rel", number(t.max_rel)}, {"mismatches", t.mismatches},
-                      {"elements", t.elements},   {"nonfinite", t.nonfinite},
+    trials.push_back({{"trial", t.trial},
+                      {"output", t.output},
+                      {"max_abs", number(t.max_abs)},
+                      {"max_rel", number(t.max_rel)},
+                      {"mismatches", t.mismatches},
+                      {"elements", t.elements},
+                      {"nonfinite", t.nonfinite},
                       {"first_mismatches", first}});
   }
   j["trials"] = trials;
@@ -379,8 +401,11 @@ json to_json(const Outcome& o) {
   if (!o.static_findings.empty()) {
     json findings = json::array();
     for (const Finding& f : o.static_findings)
-      findings.push_back({{"rule", to_string(f.rule)}, {"action", to_string(f.action)}, {"line", f.line},
-                          {"what", f.what}, {"why", f.why}});
+      findings.push_back({{"rule", to_string(f.rule)},
+                          {"action", to_string(f.action)},
+                          {"line", f.line},
+                          {"what", f.what},
+                          {"why", f.why}});
     j["static_findings"] = findings;
   }
   if (!o.quarantine.empty()) j["quarantine"] = o.quarantine;
@@ -389,10 +414,16 @@ json to_json(const Outcome& o) {
     json kj = {{"watched", k.watched}};
     if (!k.note.empty()) kj["note"] = k.note;
     if (k.watched) {
-      kj.update({{"own_launches", k.own_launches}, {"other_launches", k.other_launches},
-                 {"timed_own", k.timed_own}, {"timed_other", k.timed_other}, {"timed_graphs", k.timed_graphs},
-                 {"own_us", k.own_us}, {"other_us", k.other_us}, {"streams_created", k.streams_created},
-                 {"threads_left", k.threads_left}, {"library_only", k.library_only()}});
+      kj.update({{"own_launches", k.own_launches},
+                 {"other_launches", k.other_launches},
+                 {"timed_own", k.timed_own},
+                 {"timed_other", k.timed_other},
+                 {"timed_graphs", k.timed_graphs},
+                 {"own_us", k.own_us},
+                 {"other_us", k.other_us},
+                 {"streams_created", k.streams_created},
+                 {"threads_left", k.threads_left},
+                 {"library_only", k.library_only()}});
       if (k.own_share() >= 0) kj["own_share"] = k.own_share();
       if (!k.top_other.empty()) kj["top_other"] = k.top_other;
     }
@@ -448,8 +479,7 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     if (auto* v = member(j, "mode")) TRY(as_text(*v, "mode", kMaxText, o.mode));
     if (auto* v = member(j, "entropy")) {
       TRY(as_text(*v, "entropy", 32, o.entropy));
-      if (!is_entropy(o.entropy))
-        return malformed("entropy", "is not 32 hex digits");
+      if (!is_entropy(o.entropy)) return malformed("entropy", "is not 32 hex digits");
     }
     if (auto* v = member(j, "stdout_tail")) TRY(as_text(*v, "stdout_tail", kMaxText, o.stdout_tail));
     if (auto* v = member(j, "stderr_tail")) TRY(as_text(*v, "stderr_tail", kMaxText, o.stderr_tail));
@@ -472,7 +502,8 @@ base::Result<Outcome> outcome_from_json(const json& j) {
         if (auto* a = member((*v)[i], "action")) TRY(as_text(*a, where + ".action", kMaxText, action));
         auto parsed_rule = parse_rule(rule);
         auto parsed_action = parse_rule_action(action);
-        if (!parsed_rule || !parsed_action) return base::Error{"malformed result: " + where + " names no rule and action"};
+        if (!parsed_rule || !parsed_action)
+          return base::Error{"malformed result: " + where + " names no rule and action"};
         f.rule = *parsed_rule;
         f.action = *parsed_action;
         if (auto* l = member((*v)[i], "line")) TRY(as_integer(*l, where + ".line", 0, INT32_MAX, f.line));

@@ -74,9 +74,9 @@ struct TimingStats {
 
 struct Timing {
   TimingStats reference, candidate;
-  double speedup = 0;            // reference median / candidate median
-  std::string clock;             // "cuda_events" or "steady_clock"
-  bool device_wide = false;      // a device-wide end was needed (work on other streams)
+  double speedup = 0;        // reference median / candidate median
+  std::string clock;         // "cuda_events" or "steady_clock"
+  bool device_wide = false;  // a device-wide end was needed (work on other streams)
   bool l2_flushed = false;
   // The judge's bound on the candidate (docs/judge-and-runner.md): the
   // runner's own median claim, the judge's overhead of one batch (measured
@@ -126,7 +126,7 @@ struct CompileInfo {
   double seconds = 0;
   std::string log;
   std::string command;
-  std::string headers;  // CompiledLibrary::headers: "lean", "full: why", or empty
+  std::string headers;                                // CompiledLibrary::headers: "lean", "full: why", or empty
   std::vector<std::pair<std::string, double>> steps;  // seconds per step, when compiled now
 };
 
@@ -138,12 +138,12 @@ struct CompileInfo {
 struct KernelEvidence {
   bool watched = false;  // false: no evidence (cpu, or CUPTI refused: `note` says why)
   std::string note;
-  int64_t own_launches = 0, other_launches = 0;            // every call
+  int64_t own_launches = 0, other_launches = 0;              // every call
   int64_t timed_own = 0, timed_other = 0, timed_graphs = 0;  // the timed calls
   double own_us = 0, other_us = 0;                           // GPU time in the traced trials
-  int64_t streams_created = 0;  // during the timed calls
-  int64_t threads_left = 0;     // the most threads one timed request left running after forward returned
-  std::string top_other;        // the most launched kernel not of its own
+  int64_t streams_created = 0;                               // during the timed calls
+  int64_t threads_left = 0;  // the most threads one timed request left running after forward returned
+  std::string top_other;     // the most launched kernel not of its own
   // No kernel of its own ran in the timed calls. Kernels in a graph are not
   // seen one by one when it is launched: a timed graph launch counts as its
   // own when the traced trials ran a kernel of its own.
@@ -170,14 +170,14 @@ struct RetiredDevice {
 struct Outcome {
   Status status = Status::crashed;
   std::string message;
-  std::optional<CompileInfo> compile;        // the candidate's
+  std::optional<CompileInfo> compile;  // the candidate's
   std::vector<TrialDiff> trials;
   std::optional<Timing> timing;
-  std::vector<std::string> output_shapes;    // the candidate's, as "[4, 8] float32"
-  int signal = 0;                            // crashed: the signal, if any
+  std::vector<std::string> output_shapes;  // the candidate's, as "[4, 8] float32"
+  int signal = 0;                          // crashed: the signal, if any
   int exit_code = 0;
-  std::string phase;                         // the worker's last phase before it ended
-  std::string mode;                          // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
+  std::string phase;  // the worker's last phase before it ended
+  std::string mode;   // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
   // The judge's secret for this evaluation (WorkerJob::entropy), 32 hex
   // digits: with the job's seeds it gives every input drawn, so that the
   // evaluation can be repeated (refinery eval --entropy). Drawn afresh for
@@ -191,7 +191,7 @@ struct Outcome {
   // is trusted (every layer applied).
   nlohmann::json sandbox = nlohmann::json::object();
   bool trusted = false;
-  std::optional<profiler::Profile> profile;            // when profiling was asked for and the candidate is correct
+  std::optional<profiler::Profile> profile;  // when profiling was asked for and the candidate is correct
   // Set by refinery, not the worker (eval::Evaluator): what the static checks
   // found in the source and only warned about (a rejecting finding is the
   // status), and, for a correct candidate, why its speedup is quarantined:

@@ -9,12 +9,16 @@ namespace {
 double dtype_bytes(DType d) {
   switch (d) {
     case DType::float16:
-    case DType::bfloat16: return 2;
+    case DType::bfloat16:
+      return 2;
     case DType::float64:
-    case DType::int64: return 8;
-    case DType::boolean: return 1;
+    case DType::int64:
+      return 8;
+    case DType::boolean:
+      return 1;
     case DType::float32:
-    case DType::int32: return 4;
+    case DType::int32:
+      return 4;
   }
   return 4;
 }
@@ -54,14 +58,17 @@ void apply_library_only(Outcome& outcome, LibraryOnly setting) {
     what += ", only another's (" + std::to_string(k.timed_other) + " launches" +
             (k.top_other.empty() ? "" : ", most of them " + k.top_other.substr(0, 200)) + ")";
   switch (setting) {
-    case LibraryOnly::count: return;
+    case LibraryOnly::count:
+      return;
     case LibraryOnly::correct:
       outcome.library_only = true;
-      outcome.message += "; library only: " + what + "; its speedup is left out of fast_p for p > 0 (eval.library_only)";
+      outcome.message +=
+          "; library only: " + what + "; its speedup is left out of fast_p for p > 0 (eval.library_only)";
       return;
     case LibraryOnly::reject:
       outcome.status = Status::rejected;
-      outcome.message = "library only: " + what + ", and this campaign asks for kernels of its own (eval.library_only: reject)";
+      outcome.message =
+          "library only: " + what + ", and this campaign asks for kernels of its own (eval.library_only: reject)";
       return;
   }
 }

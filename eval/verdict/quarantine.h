@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/verdict/outcome.h"
 #include "eval/problems/problem.h"
+#include "eval/verdict/outcome.h"
 
 namespace eval {
 

@@ -45,15 +45,15 @@ base::Result<std::unique_ptr<Arena>> map_host(int fd, uint64_t bytes) {
 }
 
 #if REFINERY_WITH_CUDA
-#define CU_CHECK(call)                                                                          \
-  do {                                                                                          \
-    CUresult r_ = (call);                                                                       \
-    if (r_ != CUDA_SUCCESS) {                                                                   \
-      const char* s_ = nullptr;                                                                 \
-      cuGetErrorString(r_, &s_);                                                                \
-      return base::Error{std::string(#call) + " failed at " + __FILE__ + ":" +                  \
-                         std::to_string(__LINE__) + ": " + (s_ ? s_ : "unknown error")};        \
-    }                                                                                           \
+#define CU_CHECK(call)                                                                                           \
+  do {                                                                                                           \
+    CUresult r_ = (call);                                                                                        \
+    if (r_ != CUDA_SUCCESS) {                                                                                    \
+      const char* s_ = nullptr;                                                                                  \
+      cuGetErrorString(r_, &s_);                                                                                 \
+      return base::Error{std::string(#call) + " failed at " + __FILE__ + ":" + std::to_string(__LINE__) + ": " + \
+                         (s_ ? s_ : "unknown error")};                                                           \
+    }                                                                                                            \
   } while (0)
 
 class DeviceArena : public Arena {

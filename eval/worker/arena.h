@@ -32,6 +32,8 @@ class Arena {
 };
 
 // Rounds up to the alignment every slot of the arena starts at.
-inline uint64_t align_slot(uint64_t bytes) { return (bytes + 511) / 512 * 512; }
+inline uint64_t align_slot(uint64_t bytes) {
+  return (bytes + 511) / 512 * 512;
+}
 
 }  // namespace eval::worker

@@ -51,7 +51,8 @@ base::Status send_fd(int socket, int fd) {
 
 base::Result<int> receive_fd(int socket) {
   FdMessage msg;
-  if (recvmsg(socket, &msg.m, MSG_CMSG_CLOEXEC) != 1) return base::Error{std::string("no arena: ") + std::strerror(errno)};
+  if (recvmsg(socket, &msg.m, MSG_CMSG_CLOEXEC) != 1)
+    return base::Error{std::string("no arena: ") + std::strerror(errno)};
   cmsghdr* c = CMSG_FIRSTHDR(&msg.m);
   if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
     return base::Error{"no arena: the message carries no descriptor"};

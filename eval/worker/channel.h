@@ -60,12 +60,12 @@ struct ControlBlock {
   alignas(64) std::atomic<uint32_t> reply;
   // The request.
   alignas(64) uint32_t command;
-  uint64_t arena_bytes;  // attach
-  uint32_t calls;        // call, profile: how many, one per place
-  uint32_t input_count;  // per call
-  TensorSlot inputs[kMaxSlots];          // call k's tensor inputs from k * input_count, in the spec's order
-  uint32_t output_count;                        // per call
-  TensorSlot outputs[kMaxSlots];          // call k's outputs go from k * output_count, as the reference shaped them
+  uint64_t arena_bytes;           // attach
+  uint32_t calls;                 // call, profile: how many, one per place
+  uint32_t input_count;           // per call
+  TensorSlot inputs[kMaxSlots];   // call k's tensor inputs from k * input_count, in the spec's order
+  uint32_t output_count;          // per call
+  TensorSlot outputs[kMaxSlots];  // call k's outputs go from k * output_count, as the reference shaped them
   // The reply.
   int32_t result;
   int32_t filtered;  // first reply: 1 when the syscall filter is in place
@@ -88,8 +88,12 @@ struct ControlBlock {
 // made safe to sum: the candidate may have written anything there. A request
 // launches fewer than 2^32 kernels and runs for less than 100 s, so the
 // judge's sums stay within what a result may hold (eval/verdict/outcome.h).
-inline int64_t claimed_count(int64_t n) { return std::clamp<int64_t>(n, 0, int64_t{1} << 32); }
-inline double claimed_us(double us) { return std::isfinite(us) && us > 0 ? std::min(us, 1e8) : 0.0; }
+inline int64_t claimed_count(int64_t n) {
+  return std::clamp<int64_t>(n, 0, int64_t{1} << 32);
+}
+inline double claimed_us(double us) {
+  return std::isfinite(us) && us > 0 ? std::min(us, 1e8) : 0.0;
+}
 
 // Waits until `word` equals `value`. Spins for up to `spin` first, then sleeps
 // on the futex in short slices, calling `alive` between them; returns false

@@ -4,23 +4,31 @@
 #include <cmath>
 #include <sstream>
 
+#include <ATen/TensorOperators.h>
 #include <ATen/ops/equal.h>
 #include <ATen/ops/isclose.h>
-#include <ATen/TensorOperators.h>
 
 namespace eval::worker {
 namespace {
 
 std::string dtype_name(at::ScalarType t) {
   switch (t) {
-    case at::kFloat: return "float32";
-    case at::kHalf: return "float16";
-    case at::kBFloat16: return "bfloat16";
-    case at::kDouble: return "float64";
-    case at::kLong: return "int64";
-    case at::kInt: return "int32";
-    case at::kBool: return "bool";
-    default: return c10::toString(t);
+    case at::kFloat:
+      return "float32";
+    case at::kHalf:
+      return "float16";
+    case at::kBFloat16:
+      return "bfloat16";
+    case at::kDouble:
+      return "float64";
+    case at::kLong:
+      return "int64";
+    case at::kInt:
+      return "int32";
+    case at::kBool:
+      return "bool";
+    default:
+      return c10::toString(t);
   }
 }
 
@@ -60,14 +68,11 @@ std::optional<std::string> check_structure(const std::vector<at::Tensor>& actual
     const auto& e = expected[i];
     std::string which = "output " + std::to_string(i);
     if (!a.defined()) return which + " is an undefined tensor";
-    if (a.device() != e.device())
-      return which + " is on " + a.device().str() + ", expected " + e.device().str();
+    if (a.device() != e.device()) return which + " is on " + a.device().str() + ", expected " + e.device().str();
     if (a.scalar_type() != e.scalar_type())
-      return which + " has dtype " + dtype_name(a.scalar_type()) + ", expected " +
-             dtype_name(e.scalar_type());
+      return which + " has dtype " + dtype_name(a.scalar_type()) + ", expected " + dtype_name(e.scalar_type());
     if (!a.sizes().equals(e.sizes()))
-      return which + " has shape " + shape_string(a.sizes()) + ", expected " +
-             shape_string(e.sizes());
+      return which + " has shape " + shape_string(a.sizes()) + ", expected " + shape_string(e.sizes());
   }
   return std::nullopt;
 }
@@ -113,8 +118,7 @@ bool within_tolerance(const at::Tensor& actual, const at::Tensor& expected, cons
   return true;
 }
 
-TrialDiff compare_values(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol,
-                         int max_reported) {
+TrialDiff compare_values(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol, int max_reported) {
   TrialDiff d;
   at::NoGradGuard no_grad;
   at::Tensor a = actual.reshape(-1), b = expected.reshape(-1);
@@ -172,8 +176,8 @@ std::optional<std::string> check_unchanged(const std::vector<at::Tensor>& after,
   for (size_t i = 0; i < pristine.size(); ++i) {
     const auto& a = after[i];
     const auto& p = pristine[i];
-    bool same = a.defined() && a.sizes().equals(p.sizes()) && a.scalar_type() == p.scalar_type() &&
-                a.device() == p.device();
+    bool same =
+        a.defined() && a.sizes().equals(p.sizes()) && a.scalar_type() == p.scalar_type() && a.device() == p.device();
     // In chunks, as compare_values: a 6 GiB input's whole-tensor masks ran an
     // 80 GB GPU out of memory (level1/19 at full size on an H100).
     const bool floating = at::isFloatingType(p.scalar_type());
@@ -191,8 +195,7 @@ std::optional<std::string> check_unchanged(const std::vector<at::Tensor>& after,
   return std::nullopt;
 }
 
-std::optional<std::string> check_no_alias(const std::vector<at::Tensor>& outputs,
-                                          const std::vector<at::Tensor>& inputs,
+std::optional<std::string> check_no_alias(const std::vector<at::Tensor>& outputs, const std::vector<at::Tensor>& inputs,
                                           const std::vector<std::string>& names) {
   for (size_t o = 0; o < outputs.size(); ++o) {
     const auto& out = outputs[o];
@@ -205,8 +208,7 @@ std::optional<std::string> check_no_alias(const std::vector<at::Tensor>& outputs
       auto ib = reinterpret_cast<uintptr_t>(in.storage().data());
       auto ie = ib + in.storage().nbytes();
       if (ob < ie && ib < oe)
-        return "output " + std::to_string(o) + " shares memory with input '" + names[i] +
-               "'; return a new tensor";
+        return "output " + std::to_string(o) + " shares memory with input '" + names[i] + "'; return a new tensor";
     }
   }
   return std::nullopt;

@@ -26,8 +26,7 @@ std::optional<std::string> check_structure(const std::vector<at::Tensor>& actual
 // timed calls' checks ask only this, and compare_values says how they differ.
 bool within_tolerance(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol);
 
-TrialDiff compare_values(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol,
-                         int max_reported);
+TrialDiff compare_values(const at::Tensor& actual, const at::Tensor& expected, const Tolerance& tol, int max_reported);
 
 // A message when the candidate changed one of its inputs.
 std::optional<std::string> check_unchanged(const std::vector<at::Tensor>& after,
@@ -35,8 +34,7 @@ std::optional<std::string> check_unchanged(const std::vector<at::Tensor>& after,
                                            const std::vector<std::string>& names);
 
 // A message when an output shares storage with an input.
-std::optional<std::string> check_no_alias(const std::vector<at::Tensor>& outputs,
-                                          const std::vector<at::Tensor>& inputs,
+std::optional<std::string> check_no_alias(const std::vector<at::Tensor>& outputs, const std::vector<at::Tensor>& inputs,
                                           const std::vector<std::string>& names);
 
 std::string describe(const at::Tensor& t);  // "[4, 8] float32"

@@ -34,8 +34,10 @@ std::string cpu_model() {
 }
 
 nlohmann::json common_versions() {
-  return {{"refinery", REFINERY_VERSION}, {"libtorch", TORCH_VERSION},
-          {"cpu", cpu_model()}, {"cpu_threads", at::get_num_threads()}};
+  return {{"refinery", REFINERY_VERSION},
+          {"libtorch", TORCH_VERSION},
+          {"cpu", cpu_model()},
+          {"cpu_threads", at::get_num_threads()}};
 }
 
 class CpuDevice : public Device {
@@ -68,24 +70,28 @@ class CpuDevice : public Device {
 };
 
 #if REFINERY_WITH_CUDA
-#define CUDA_CHECK(call)                                                                \
-  do {                                                                                  \
-    cudaError_t e_ = (call);                                                            \
-    if (e_ != cudaSuccess)                                                              \
-      return base::Error{std::string(#call) + " failed at " + __FILE__ + ":" +          \
-                         std::to_string(__LINE__) + ": " + cudaGetErrorString(e_)};      \
+#define CUDA_CHECK(call)                                                                                         \
+  do {                                                                                                           \
+    cudaError_t e_ = (call);                                                                                     \
+    if (e_ != cudaSuccess)                                                                                       \
+      return base::Error{std::string(#call) + " failed at " + __FILE__ + ":" + std::to_string(__LINE__) + ": " + \
+                         cudaGetErrorString(e_)};                                                                \
   } while (0)
 
 // The caching allocator's snapshot: its segments (LibTorch 2) or itself (1.13).
 template <class Snapshot>
 const auto& segments_of(const Snapshot& snapshot) {
-  if constexpr (requires { snapshot.segments; }) return snapshot.segments;
-  else return snapshot;
+  if constexpr (requires { snapshot.segments; })
+    return snapshot.segments;
+  else
+    return snapshot;
 }
 template <class Segment>
 bool expandable(const Segment& segment) {
-  if constexpr (requires { segment.is_expandable; }) return segment.is_expandable;
-  else return false;
+  if constexpr (requires { segment.is_expandable; })
+    return segment.is_expandable;
+  else
+    return false;
 }
 
 class CudaDevice : public Device {
@@ -109,9 +115,7 @@ class CudaDevice : public Device {
     CUDA_CHECK(cudaGetLastError());
     return {};
   }
-  void flush_cache() override {
-    cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0);
-  }
+  void flush_cache() override { cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0); }
   base::Result<CallTime> time_call(const std::function<base::Status()>& call) override {
     CUDA_CHECK(cudaDeviceSynchronize());
     auto t0 = Clock::now();

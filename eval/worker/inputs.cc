@@ -3,11 +3,11 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
+#include <ATen/TensorOperators.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/randint.h>
 #include <ATen/ops/scalar_tensor.h>
-#include <ATen/TensorOperators.h>
 
 #include <mutex>
 
@@ -15,13 +15,20 @@ namespace eval::worker {
 
 at::ScalarType scalar_type(DType dtype) {
   switch (dtype) {
-    case DType::float32: return at::kFloat;
-    case DType::float16: return at::kHalf;
-    case DType::bfloat16: return at::kBFloat16;
-    case DType::float64: return at::kDouble;
-    case DType::int64: return at::kLong;
-    case DType::int32: return at::kInt;
-    case DType::boolean: return at::kBool;
+    case DType::float32:
+      return at::kFloat;
+    case DType::float16:
+      return at::kHalf;
+    case DType::bfloat16:
+      return at::kBFloat16;
+    case DType::float64:
+      return at::kDouble;
+    case DType::int64:
+      return at::kLong;
+    case DType::int32:
+      return at::kInt;
+    case DType::boolean:
+      return at::kBool;
   }
   return at::kFloat;
 }
@@ -54,7 +61,9 @@ void fill_in_chunks(at::Tensor& t, Fill fill) {
   });
 }
 
-bool chunked(const at::Tensor& t) { return t.device().is_cpu() && t.numel() >= 4 * kChunk; }
+bool chunked(const at::Tensor& t) {
+  return t.device().is_cpu() && t.numel() >= 4 * kChunk;
+}
 
 at::Tensor draw_one(const ResolvedInput& in, const at::Device& device) {
   using K = DrawSpec::Kind;
@@ -68,33 +77,45 @@ at::Tensor draw_one(const ResolvedInput& in, const at::Device& device) {
     case K::uniform:
     case K::default_init:
       t = at::empty(in.shape, opts);
-      if (chunked(t)) fill_in_chunks(t, [&](at::Tensor& p, at::Generator& g) { p.uniform_(in.draw.a, in.draw.b, g); });
-      else t.uniform_(in.draw.a, in.draw.b);
+      if (chunked(t))
+        fill_in_chunks(t, [&](at::Tensor& p, at::Generator& g) { p.uniform_(in.draw.a, in.draw.b, g); });
+      else
+        t.uniform_(in.draw.a, in.draw.b);
       break;
     case K::normal:
       t = at::empty(in.shape, opts);
-      if (chunked(t)) fill_in_chunks(t, [&](at::Tensor& p, at::Generator& g) { p.normal_(in.draw.a, in.draw.b, g); });
-      else t.normal_(in.draw.a, in.draw.b);
+      if (chunked(t))
+        fill_in_chunks(t, [&](at::Tensor& p, at::Generator& g) { p.normal_(in.draw.a, in.draw.b, g); });
+      else
+        t.normal_(in.draw.a, in.draw.b);
       break;
     case K::randint:
       return at::randint(static_cast<int64_t>(in.draw.a), static_cast<int64_t>(in.draw.b), in.shape,
                          opts.dtype(at::kLong))
           .to(target);
-    case K::bernoulli: t = at::empty(in.shape, opts).bernoulli_(in.draw.a); break;
-    case K::constant: t = at::full(in.shape, in.draw.a, opts); break;
+    case K::bernoulli:
+      t = at::empty(in.shape, opts).bernoulli_(in.draw.a);
+      break;
+    case K::constant:
+      t = at::full(in.shape, in.draw.a, opts);
+      break;
   }
-  if (in.then == "symmetric") t = (t + t.transpose(-2, -1)).mul_(0.5);
-  else if (in.then == "triu") t.triu_();
-  else if (in.then == "tril") t.tril_();
-  else if (in.then == "softmax") t = t.softmax(-1);
-  else if (in.then == "sign") t.sign_();
+  if (in.then == "symmetric")
+    t = (t + t.transpose(-2, -1)).mul_(0.5);
+  else if (in.then == "triu")
+    t.triu_();
+  else if (in.then == "tril")
+    t.tril_();
+  else if (in.then == "softmax")
+    t = t.softmax(-1);
+  else if (in.then == "sign")
+    t.sign_();
   return t.scalar_type() == target ? t.contiguous() : t.to(target).contiguous();
 }
 
 }  // namespace
 
-std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uint64_t seed,
-                                    const at::Device& device) {
+std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uint64_t seed, const at::Device& device) {
   at::manual_seed(seed);
   std::vector<at::Tensor> out;
   for (const auto& in : specs) {

@@ -14,8 +14,7 @@ namespace eval::worker {
 
 at::ScalarType scalar_type(DType dtype);
 
-std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uint64_t seed,
-                                    const at::Device& device);
+std::vector<at::Tensor> draw_inputs(const std::vector<ResolvedInput>& specs, uint64_t seed, const at::Device& device);
 
 // A scalar input as the shim reads it: a 0-dim CPU tensor of its dtype.
 at::Tensor scalar_input(const ResolvedInput& in);

@@ -129,11 +129,11 @@ class Judge {
   std::unique_ptr<RunnerLink> runner_;
   bool connected_ = false;
   std::vector<std::vector<at::Tensor>> in_views_, out_views_;  // [place][tensor]
-  WindowCost window_cost_;  // the runner's own, measured before the candidate is in it
+  WindowCost window_cost_;                                  // the runner's own, measured before the candidate is in it
   std::vector<double> window_cost_one_, window_cost_many_;  // its measurements, for timing.trace
-  bool contradicted_ = false;  // the last timing's bound rejected the claims
+  bool contradicted_ = false;                               // the last timing's bound rejected the claims
   uint64_t secret_[2] = {0, 0};
-  KernelEvidence evidence_;    // cuda: the candidate's kernels, from the runner's launch watch
+  KernelEvidence evidence_;  // cuda: the candidate's kernels, from the runner's launch watch
 };
 
 }  // namespace eval::worker

@@ -18,7 +18,9 @@ TensorSlot slot_for(const at::Tensor& t, uint64_t offset) {
   return s;
 }
 
-uint64_t bytes_of(const at::Tensor& t) { return static_cast<uint64_t>(t.numel()) * t.element_size(); }
+uint64_t bytes_of(const at::Tensor& t) {
+  return static_cast<uint64_t>(t.numel()) * t.element_size();
+}
 
 uint64_t place_bytes(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs) {
   uint64_t n = 0;
@@ -56,8 +58,8 @@ int places_within(const std::vector<at::Tensor>& inputs, const std::vector<at::T
 std::vector<at::Tensor> views(const Arena& arena, const std::vector<TensorSlot>& slots) {
   std::vector<at::Tensor> out;
   for (const auto& s : slots)
-    out.push_back(arena.view(s.offset, std::vector<int64_t>(s.shape, s.shape + s.ndim),
-                             static_cast<at::ScalarType>(s.dtype)));
+    out.push_back(
+        arena.view(s.offset, std::vector<int64_t>(s.shape, s.shape + s.ndim), static_cast<at::ScalarType>(s.dtype)));
   return out;
 }
 
@@ -66,9 +68,15 @@ std::vector<std::string> runner_environment() {
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
     std::string key = kv.substr(0, kv.find('='));
-    static const char* kept[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
-                                 "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "LD_LIBRARY_PATH",
-                                 "OMP_NUM_THREADS", "LANG", "LC_ALL"};
+    static const char* kept[] = {"CUDA_VISIBLE_DEVICES",
+                                 "CUDA_DEVICE_ORDER",
+                                 "CUDA_MODULE_LOADING",
+                                 "NVIDIA_VISIBLE_DEVICES",
+                                 "NVIDIA_DRIVER_CAPABILITIES",
+                                 "LD_LIBRARY_PATH",
+                                 "OMP_NUM_THREADS",
+                                 "LANG",
+                                 "LC_ALL"};
     bool keep = std::find(std::begin(kept), std::end(kept), key) != std::end(kept);
     if (keep) env.push_back(kv);
   }
@@ -86,12 +94,18 @@ nlohmann::json describe_layers(const eval::SandboxLayers& l, bool filtered, cons
   nlohmann::json degraded = nlohmann::json::array();
   if (!l.memory_cgroup && !l.memory_cgroup_note.empty()) degraded.push_back("memory cgroup: " + l.memory_cgroup_note);
   if (l.oom_score_adj <= 0) degraded.push_back("oom_score_adj: the runner is not the OOM killer's first choice");
-  nlohmann::json j = {{"user_namespace", l.user_namespace}, {"pid_namespace", l.pid_namespace},
-                      {"mount_namespace", l.mount_namespace}, {"network_namespace", l.network_namespace},
-                      {"ipc_namespace", l.ipc_namespace},     {"unprivileged", l.unprivileged},
-                      {"no_new_privs", l.no_new_privs},       {"seccomp", filtered},
-                      {"uid", l.uid},                          {"oom_score_adj", l.oom_score_adj},
-                      {"memory_cgroup", l.memory_cgroup},      {"missing", *missing},
+  nlohmann::json j = {{"user_namespace", l.user_namespace},
+                      {"pid_namespace", l.pid_namespace},
+                      {"mount_namespace", l.mount_namespace},
+                      {"network_namespace", l.network_namespace},
+                      {"ipc_namespace", l.ipc_namespace},
+                      {"unprivileged", l.unprivileged},
+                      {"no_new_privs", l.no_new_privs},
+                      {"seccomp", filtered},
+                      {"uid", l.uid},
+                      {"oom_score_adj", l.oom_score_adj},
+                      {"memory_cgroup", l.memory_cgroup},
+                      {"missing", *missing},
                       {"degraded", degraded}};
   if (l.memory_cgroup) j["memory_cap_bytes"] = l.memory_cap_bytes;
   return j;

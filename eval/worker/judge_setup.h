@@ -3,14 +3,14 @@
 // described in the result. Pure functions; the judge's main thread.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
-#include "eval/sandbox/sandbox.h"
 #include "eval/job.h"
+#include "eval/sandbox/sandbox.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/channel.h"
 
@@ -28,7 +28,9 @@ Layout plan_layout(const std::vector<at::Tensor>& inputs, const std::vector<at::
 
 // The bytes a timed batch's places may take: the arena's, and as much again for
 // each of the judge's own per-call copies (fresh inputs, the reference's outputs).
-inline uint64_t batch_budget(Backend backend) { return backend == Backend::cuda ? (4ull << 30) : (256ull << 20); }
+inline uint64_t batch_budget(Backend backend) {
+  return backend == Backend::cuda ? (4ull << 30) : (256ull << 20);
+}
 
 // How many calls of `place_bytes` each a timed batch may hold within batch_budget:
 // at least 1 (a call bigger than the budget is timed alone), at most kMaxCalls.

@@ -108,7 +108,7 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   // Which timed calls are checked is the judge's secret: a generator the
   // runner never sees, seeded through the judge's secret.
   std::mt19937_64 pick(hidden(timing_seed ^ 0x5bd1e995a1b2c3d4ull));
-  std::vector<CallTime> ref_calls, claims;  // per call
+  std::vector<CallTime> ref_calls, claims;        // per call
   std::vector<double> ref_windows, cand_windows;  // per batch
   double spent_ms = 0;
   int checked = 0;
@@ -151,9 +151,8 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       // call's outputs copied out, then a sync; so the judge's own window has
       // all the same costs but the calls themselves.
       TRY(device_->synchronize());
-      TRY_ASSIGN(std::vector<CallTime> times, device_->time_calls(batch, [&](int k) {
-        return invoke(reference_, inputs[k], outs[k]);
-      }));
+      TRY_ASSIGN(std::vector<CallTime> times,
+                 device_->time_calls(batch, [&](int k) { return invoke(reference_, inputs[k], outs[k]); }));
       for (int k = 0; k < batch; ++k) {
         if (kept[k].size() != outs[k].size()) kept[k].clear();
         for (size_t o = 0; o < outs[k].size(); ++o) {
@@ -178,11 +177,13 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
       return std::nullopt;
     };
     if (trial % 2 == 0) {
-      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto s = measure_reference(); !s)
+        return finish(Status::runtime_error, "the reference failed: " + s.error().message);
       if (auto end = measure_candidate()) return end;
     } else {
       if (auto end = measure_candidate()) return end;
-      if (auto s = measure_reference(); !s) return finish(Status::runtime_error, "the reference failed: " + s.error().message);
+      if (auto s = measure_reference(); !s)
+        return finish(Status::runtime_error, "the reference failed: " + s.error().message);
     }
     // Every call of the first two batches, then one call, at random, of every
     // other batch: checking one batch in four lets a runner that answers
@@ -249,7 +250,9 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
   Bound bound = bound_claims(claimed, cand_windows, batch, window_cost_, job_.backend, judge_cost);
   if (bound.rejected) {
     contradicted_ = true;
-    return finish(Status::rejected, *bound.rejected + (pass > 0 ? " (in " + std::to_string(pass + 1) + " timings on different inputs)" : std::string()));
+    return finish(Status::rejected,
+                  *bound.rejected + (pass > 0 ? " (in " + std::to_string(pass + 1) + " timings on different inputs)"
+                                              : std::string()));
   }
   Timing t;
   t.reference = summarize(ref_series);
@@ -280,12 +283,13 @@ std::optional<Outcome> Judge::time_both(const std::vector<at::Tensor>& last_inpu
                {"judge_gap_ms", judge_cost},
                {"window_cost_ms", bound.overhead_ms},
                {"slack_ms", bound.slack_ms},
-               {"calibration", {{"one_call_ms", window_cost_one_},
-                                {"many_calls_ms", window_cost_many_},
-                                {"many_calls", static_cast<int>(in_views_.size())},
-                                {"fit_one_ms", window_cost_.one_ms},
-                                {"fit_per_call_ms", window_cost_.per_call_ms},
-                                {"noise_ms", window_cost_.noise_ms}}}};
+               {"calibration",
+                {{"one_call_ms", window_cost_one_},
+                 {"many_calls_ms", window_cost_many_},
+                 {"many_calls", static_cast<int>(in_views_.size())},
+                 {"fit_one_ms", window_cost_.one_ms},
+                 {"fit_per_call_ms", window_cost_.per_call_ms},
+                 {"noise_ms", window_cost_.noise_ms}}}};
   }
   t.contradicted = pass;
   t.floored_calls = bound.floored;

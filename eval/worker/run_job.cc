@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -23,13 +23,13 @@
 #include "eval/worker/compare.h"
 #include "eval/worker/device.h"
 #include "eval/worker/entry.h"
-#include "profiler/cupti.h"
 #include "eval/worker/inputs.h"
+#include "eval/worker/judge.h"
 #include "eval/worker/judge_setup.h"
 #include "eval/worker/runner.h"
 #include "eval/worker/runner_link.h"
 #include "eval/worker/timing.h"
-#include "eval/worker/judge.h"
+#include "profiler/cupti.h"
 
 namespace eval::worker {
 namespace {
@@ -64,12 +64,14 @@ std::optional<Outcome> Judge::launch_runner() {
   s.job = runner_job(job_).dump();
   s.env = runner_environment();
   s.scratch_bytes = job_.scratch_bytes;
-  s.limits = {{RLIMIT_CORE, 0}, {RLIMIT_NPROC, 512}, {RLIMIT_NICE, 0}, {RLIMIT_RTPRIO, 0},
-              {RLIMIT_FSIZE, 64ull << 20}, {RLIMIT_NOFILE, 4096}};
+  s.limits = {{RLIMIT_CORE, 0},   {RLIMIT_NPROC, 512},         {RLIMIT_NICE, 0},
+              {RLIMIT_RTPRIO, 0}, {RLIMIT_FSIZE, 64ull << 20}, {RLIMIT_NOFILE, 4096}};
   if (!job_.runner_cgroup.empty()) {
     auto joined = base::MemoryCgroup::join(job_.runner_cgroup, job_.runner_cgroup_version);
-    if (joined) runner_cgroup_ = std::move(joined).value();
-    else s.no_cgroup_because = joined.error().message;
+    if (joined)
+      runner_cgroup_ = std::move(joined).value();
+    else
+      s.no_cgroup_because = joined.error().message;
   } else if (job_.runner_memory_bytes > 0) {
     s.no_cgroup_because = job_.runner_cgroup_note;
   }
@@ -94,8 +96,7 @@ std::optional<Outcome> Judge::connect_runner(const std::vector<at::Tensor>& inpu
                                              "), and untrusted results are not allowed");
   }
   // Room for a timed batch of calls, each on inputs of its own, within the arena's budget.
-  const int places =
-      job_.timing.enabled ? places_within(tensors_of(inputs), outputs, batch_budget(job_.backend)) : 2;
+  const int places = job_.timing.enabled ? places_within(tensors_of(inputs), outputs, batch_budget(job_.backend)) : 2;
   layout_ = plan_layout(tensors_of(inputs), outputs, places);
   auto arena = Arena::create(job_.backend, job_.device, layout_.bytes);
   if (!arena) return finish(Status::runtime_error, "the arena: " + arena.error().message);
@@ -128,9 +129,12 @@ base::Status Judge::stage(const std::vector<at::Tensor>& inputs, int r) {
     for (size_t i = 0; i < tensors.size(); ++i) in_views_[r][i].copy_(tensors[i]);
     // Whatever the slots held before (an earlier answer) must not pass for this one.
     for (auto& v : out_views_[r]) {
-      if (v.is_floating_point()) v.fill_(std::numeric_limits<double>::quiet_NaN());
-      else if (v.scalar_type() == at::kBool) v.fill_(true);
-      else v.fill_(-7);
+      if (v.is_floating_point())
+        v.fill_(std::numeric_limits<double>::quiet_NaN());
+      else if (v.scalar_type() == at::kBool)
+        v.fill_(true);
+      else
+        v.fill_(-7);
     }
   } catch (const std::exception& e) {
     return base::Error{std::string("staging the inputs: ") + e.what()};
@@ -173,10 +177,14 @@ std::optional<Outcome> Judge::candidate_call(const std::vector<int>& places, boo
   }
   take_evidence(*a, timed);  // set before the runner's own checks of the outputs
   switch (a->result) {
-    case Reply::ok: break;
-    case Reply::wrong_shape: return finish(Status::wrong_shape, a->text);
-    case Reply::rejected: return finish(Status::rejected, a->text);
-    default: return finish(Status::runtime_error, a->text.empty() ? "forward failed" : a->text);
+    case Reply::ok:
+      break;
+    case Reply::wrong_shape:
+      return finish(Status::wrong_shape, a->text);
+    case Reply::rejected:
+      return finish(Status::rejected, a->text);
+    default:
+      return finish(Status::runtime_error, a->text.empty() ? "forward failed" : a->text);
   }
   *answer = *a;
   return std::nullopt;
@@ -192,8 +200,10 @@ void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
       [&] { return call(reference_, *device_, inputs, scratch); });
   profiler::Profile p;
   p.tool = "cupti";
-  if (mine) p = std::move(mine).value();
-  else p.counters_note = "no profile of the reference: " + mine.error().message;
+  if (mine)
+    p = std::move(mine).value();
+  else
+    p.counters_note = "no profile of the reference: " + mine.error().message;
   runner_->resume();
   auto theirs = runner_->ask(Command::profile, {layout_.inputs[region]}, {}, false);
   runner_->stop();
@@ -204,7 +214,8 @@ void Judge::profile(const std::vector<at::Tensor>& inputs, int region) {
     note = "no profile of the candidate: " + theirs->text;
   } else {
     auto parsed = nlohmann::json::parse(theirs->text, nullptr, false);
-    auto decoded = parsed.is_discarded() ? base::Result<profiler::Profile>(base::Error{"not JSON"}) : profiler::profile_from_json(parsed);
+    auto decoded = parsed.is_discarded() ? base::Result<profiler::Profile>(base::Error{"not JSON"})
+                                         : profiler::profile_from_json(parsed);
     if (decoded) {
       p.candidate = decoded->candidate;
       p.counters = p.counters && decoded->counters;
@@ -251,8 +262,7 @@ base::Status Judge::take_secret() {
     for (int w = 0; w < 2; ++w)
       for (int b = 0; b < 8; ++b) secret_[w] = (secret_[w] << 8) | bytes[w * 8 + b];
   } else {
-    if (!is_entropy(job_.entropy))
-      return base::Error{"the job's entropy is not 32 hex digits"};
+    if (!is_entropy(job_.entropy)) return base::Error{"the job's entropy is not 32 hex digits"};
     secret_[0] = std::stoull(job_.entropy.substr(0, 16), nullptr, 16);
     secret_[1] = std::stoull(job_.entropy.substr(16), nullptr, 16);
   }
@@ -393,7 +403,6 @@ Outcome Judge::run() {
   }
   return finish(Status::correct, buf);
 }
-
 
 Outcome run_job(const WorkerJob& job) {
   Outcome o;

@@ -8,13 +8,13 @@
 
 #include <dirent.h>
 
-#include <cstring>
 #include <ATen/ops/zeros_like.h>
+#include <cstring>
 
 #include "base/elf_symbols.h"
-#include "eval/sandbox/seccomp.h"
 #include "eval/build/language.h"
 #include "eval/build/shim.h"
+#include "eval/sandbox/seccomp.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/channel.h"
 #include "eval/worker/compare.h"
@@ -100,7 +100,8 @@ struct Runner {
       const TensorSlot& s = slots[i];
       if (s.ndim < 0 || s.ndim > kMaxDims) return base::Error{"bad slot rank"};
       std::vector<int64_t> shape(s.shape, s.shape + s.ndim);
-      if (s.dtype < 0 || s.dtype >= static_cast<int32_t>(at::ScalarType::NumOptions)) return base::Error{"bad slot dtype"};
+      if (s.dtype < 0 || s.dtype >= static_cast<int32_t>(at::ScalarType::NumOptions))
+        return base::Error{"bad slot dtype"};
       auto dtype = static_cast<at::ScalarType>(s.dtype);
       uint64_t n = 1;
       for (auto d : shape) {
@@ -139,8 +140,10 @@ struct Runner {
   Reply call() {
     const uint32_t calls = block->calls;
     if (calls < 1 || calls > static_cast<uint32_t>(kMaxCalls)) return set_text(*block, "bad call count"), Reply::failed;
-    if (block->output_count > static_cast<uint32_t>(kMaxTensors)) return set_text(*block, "too many output slots"), Reply::failed;
-    if (static_cast<uint64_t>(calls) * std::max(block->input_count, block->output_count) > static_cast<uint64_t>(kMaxSlots))
+    if (block->output_count > static_cast<uint32_t>(kMaxTensors))
+      return set_text(*block, "too many output slots"), Reply::failed;
+    if (static_cast<uint64_t>(calls) * std::max(block->input_count, block->output_count) >
+        static_cast<uint64_t>(kMaxSlots))
       return set_text(*block, "more slots than a request holds"), Reply::failed;
     std::vector<std::vector<at::Tensor>> in(calls), actual(calls), slots(calls);
     for (uint32_t k = 0; k < calls; ++k) {
@@ -167,7 +170,8 @@ struct Runner {
       return {};
     };
     auto run = [&] {
-      return device->time_calls(static_cast<int>(calls), [&](int k) { return entry ? invoke(entry, in[k], actual[k]) : no_op(k); });
+      return device->time_calls(static_cast<int>(calls),
+                                [&](int k) { return entry ? invoke(entry, in[k], actual[k]) : no_op(k); });
     };
     base::Result<std::vector<CallTime>> times = std::vector<CallTime>{};
     if (checked && watch) {
@@ -175,7 +179,8 @@ struct Runner {
         times = run();
         return times ? base::Status{} : base::Status{times.error()};
       });
-      if (!traced && times) return set_text(*block, "tracing the call's kernels: " + traced.error().message), Reply::rejected;
+      if (!traced && times)
+        return set_text(*block, "tracing the call's kernels: " + traced.error().message), Reply::rejected;
     } else {
       times = run();
     }
@@ -265,11 +270,18 @@ struct Runner {
 nlohmann::json runner_job(const WorkerJob& job) {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& in : job.inputs)
-    inputs.push_back({{"name", in.name}, {"scalar", in.is_scalar}, {"dtype", to_string(in.dtype)},
-                      {"shape", in.shape}, {"value", in.scalar_value}});
-  return {{"backend", to_string(job.backend)}, {"language", language(job.candidate_language).name},
-          {"device", job.device},   {"threads", job.threads},
-          {"inputs", inputs},                  {"metrics", job.profile.metrics}, {"tf32_cudnn", job.tf32_cudnn},
+    inputs.push_back({{"name", in.name},
+                      {"scalar", in.is_scalar},
+                      {"dtype", to_string(in.dtype)},
+                      {"shape", in.shape},
+                      {"value", in.scalar_value}});
+  return {{"backend", to_string(job.backend)},
+          {"language", language(job.candidate_language).name},
+          {"device", job.device},
+          {"threads", job.threads},
+          {"inputs", inputs},
+          {"metrics", job.profile.metrics},
+          {"tf32_cudnn", job.tf32_cudnn},
           {"launch_watch", job.launch_watch}};
 }
 
@@ -277,7 +289,9 @@ nlohmann::json runner_job(const WorkerJob& job) {
 // such a process sends itself (abort()'s SIGABRT, a raise()) unless it
 // handles them: these handlers end it with 128 + the signal, which the judge
 // reports as that signal.
-static void exit_with_signal(int sig) { _exit(128 + sig); }
+static void exit_with_signal(int sig) {
+  _exit(128 + sig);
+}
 
 int runner_main() {
   for (int sig : {SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU})
@@ -327,8 +341,10 @@ int runner_main() {
   r.device = std::move(device).value();
   // The launch watch starts with the device, so that the judge's measure of
   // a window's cost (before the candidate loads) includes what the watch adds.
-  if (job.value("launch_watch", true)) r.start_watch();
-  else r.watch_note = "the launch watch was turned off (--no-launch-watch)";
+  if (job.value("launch_watch", true))
+    r.start_watch();
+  else
+    r.watch_note = "the launch watch was turned off (--no-launch-watch)";
   // The filter goes on before any model code is in the process, and the judge
   // reads whether it did before it lets the candidate load.
   auto filtered = eval::install_runner_filter(false);
@@ -344,17 +360,31 @@ int runner_main() {
     spin = 50us;
     Reply result = Reply::ok;
     switch (static_cast<Command>(b.command)) {
-      case Command::attach: result = r.attach(); break;
+      case Command::attach:
+        result = r.attach();
+        break;
       case Command::load:
         switch (r.loader) {
-          case Loader::shared_library: result = r.load_library(); break;
+          case Loader::shared_library:
+            result = r.load_library();
+            break;
         }
         break;
-      case Command::arm: spin = 1s; break;
-      case Command::call: result = r.call(); break;
-      case Command::profile: result = r.entry ? r.profile() : Reply::failed; break;
-      case Command::exit: _exit(0);
-      default: result = Reply::failed; set_text(b, "unknown command"); break;
+      case Command::arm:
+        spin = 1s;
+        break;
+      case Command::call:
+        result = r.call();
+        break;
+      case Command::profile:
+        result = r.entry ? r.profile() : Reply::failed;
+        break;
+      case Command::exit:
+        _exit(0);
+      default:
+        result = Reply::failed;
+        set_text(b, "unknown command");
+        break;
     }
     b.result = static_cast<int32_t>(result);
     post(b.reply, n);

@@ -169,7 +169,8 @@ base::Result<RunnerAnswer> RunnerLink::exchange(bool spin, std::chrono::steady_c
   RunnerAnswer a;
   a.window_ms = ms;
   int32_t result = block_->result;
-  a.result = result >= 0 && result <= static_cast<int32_t>(Reply::load_failed) ? static_cast<Reply>(result) : Reply::failed;
+  a.result =
+      result >= 0 && result <= static_cast<int32_t>(Reply::load_failed) ? static_cast<Reply>(result) : Reply::failed;
   uint32_t n = std::min<uint32_t>(block_->text_bytes, kReplyTextBytes - 1);
   a.text.assign(block_->text, strnlen(block_->text, n));
   for (uint32_t k = 0; k < calls_; ++k)
@@ -207,7 +208,8 @@ base::Result<RunnerAnswer> RunnerLink::ask(Command command, const CallSlots& inp
   for (uint32_t k = 0; k < calls_; ++k) {
     std::copy_n(inputs[k].begin(), std::min<size_t>(b.input_count, inputs[k].size()), b.inputs + k * b.input_count);
     if (!outputs.empty())
-      std::copy_n(outputs[k].begin(), std::min<size_t>(b.output_count, outputs[k].size()), b.outputs + k * b.output_count);
+      std::copy_n(outputs[k].begin(), std::min<size_t>(b.output_count, outputs[k].size()),
+                  b.outputs + k * b.output_count);
     b.stream_ms[k] = b.device_wide_ms[k] = b.host_ms[k] = 0;
   }
   b.checked = checked ? 1 : 0;

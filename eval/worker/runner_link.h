@@ -31,10 +31,10 @@
 namespace eval::worker {
 
 struct RunnerStart {
-  std::string program;            // refinery-worker, absolute
-  std::string root_dir;           // an empty folder the sandbox's root is built on
-  int candidate_fd = -1;          // sealed copy of the candidate library
-  std::string job;                // runner_job(), as text
+  std::string program;    // refinery-worker, absolute
+  std::string root_dir;   // an empty folder the sandbox's root is built on
+  int candidate_fd = -1;  // sealed copy of the candidate library
+  std::string job;        // runner_job(), as text
   std::vector<std::string> env;
   uint64_t scratch_bytes = 256ull << 20;
   std::vector<base::ResourceLimit> limits;

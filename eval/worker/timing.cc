@@ -153,8 +153,7 @@ base::Result<Timing> time_interleaved(Device& device, const TimingOptions& optio
   TRY(device.synchronize());
   std::vector<CallTime> ref_calls, cand_calls;
   double spent_ms = 0;
-  auto measure = [&](const std::function<base::Status()>& call,
-                     std::vector<CallTime>& into) -> base::Status {
+  auto measure = [&](const std::function<base::Status()>& call, std::vector<CallTime>& into) -> base::Status {
     if (options.flush_cache) device.flush_cache();
     TRY_ASSIGN(CallTime t, device.time_call(call));
     spent_ms += t.host_ms;

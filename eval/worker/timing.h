@@ -65,8 +65,8 @@ WindowCost fit_window_cost(const std::vector<double>& one_call_windows, const st
 struct Bound {
   std::vector<double> per_call;  // claim + raise_ms
   double median_claim = 0, median_floor = 0, median_window = 0;
-  double raise_ms = 0;  // per call: what the judge's clock added to every claim
-  int floored = 0;      // calls raised (all or none)
+  double raise_ms = 0;     // per call: what the judge's clock added to every claim
+  int floored = 0;         // calls raised (all or none)
   double overhead_ms = 0;  // the window's cost taken off: max(cost.at(batch), at_least_ms)
   double slack_ms = 0;     // cost.slack_at(batch): the claims' median may be this much under the floors'
   // The floors' median is within the slack of zero: per_call is each call's

@@ -9,9 +9,15 @@ test_support::RealEvaluator& evaluator() {
   e.settings.size = "small";
   return e;
 }
-const char* backend() { return "cuda"; }
-const char* binary() { return REFINERY_BINARY_PATH; }
-const char* honest() { return "relu_cuda_correct.cu"; }
+const char* backend() {
+  return "cuda";
+}
+const char* binary() {
+  return REFINERY_BINARY_PATH;
+}
+const char* honest() {
+  return "relu_cuda_correct.cu";
+}
 }  // namespace attacks
 
 #define ATTACK_SUITE "attacks on the verdict - cuda backend"
@@ -31,12 +37,13 @@ test_support::RealEvaluator& capped() {
 }  // namespace
 
 TEST_SUITE("attacks on the verdict - cuda runner's host memory") {
-  TEST_CASE("16 GiB of pinned and plain host memory against a 4 GiB cap: a verdict naming the cap, and the judge stands") {
+  TEST_CASE(
+      "16 GiB of pinned and plain host memory against a 4 GiB cap: a verdict naming the cap, and the judge stands") {
     const auto parent = base::find_cgroup_parent();
     if (parent.path.empty()) {
       // What a user without a delegated cgroup sees: refinery doctor names it; the runner runs uncapped.
-      MESSAGE("SKIPPED: no memory cgroup for the runner here (" << parent.why_not
-              << "); run under scripts/own-cgroup.sh or systemd-run --scope -p Delegate=yes");
+      MESSAGE("SKIPPED: no memory cgroup for the runner here ("
+              << parent.why_not << "); run under scripts/own-cgroup.sh or systemd-run --scope -p Delegate=yes");
       return;
     }
     auto o = capped().run("level1/19", fixture("relu_cuda_host_hog.cu"));

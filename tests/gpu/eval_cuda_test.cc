@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <future>
 
-#include "eval/build/shim.h"
 #include <thread>
+#include "eval/build/shim.h"
 
 #include "gpu/gpu_support.h"
 #include "test_support.h"
@@ -51,8 +51,8 @@ TEST_SUITE("eval end to end, cuda backend") {
     CHECK(o.timing->speedup > 0.33);
     CHECK(o.timing->speedup < 3.0);
     CHECK(o.versions.value("gpu", "") != "");
-    MESSAGE("relu full: candidate ", o.timing->candidate.median_ms, " ms, reference ",
-            o.timing->reference.median_ms, " ms, speedup ", o.timing->speedup);
+    MESSAGE("relu full: candidate ", o.timing->candidate.median_ms, " ms, reference ", o.timing->reference.median_ms,
+            " ms, speedup ", o.timing->speedup);
   }
 
   TEST_CASE("every verdict says which kernels ran: its own, or only LibTorch's (CUDA-L1's level1/88)") {
@@ -101,8 +101,8 @@ TEST_SUITE("eval end to end, cuda backend") {
     CHECK(o.timing->device_wide);
     // The kernel reads and writes 6 GiB each: it cannot take a fraction of the reference's time.
     CHECK(o.timing->candidate.median_ms > 0.5 * o.timing->reference.median_ms);
-    MESSAGE("side stream: candidate ", o.timing->candidate.median_ms, " ms (host ",
-            o.timing->candidate.host_median_ms, " ms), reference ", o.timing->reference.median_ms, " ms");
+    MESSAGE("side stream: candidate ", o.timing->candidate.median_ms, " ms (host ", o.timing->candidate.host_median_ms,
+            " ms), reference ", o.timing->reference.median_ms, " ms");
   }
 
   TEST_CASE("the cpu suite's failure modes, on the GPU") {
@@ -124,7 +124,8 @@ TEST_SUITE("eval end to end, cuda backend") {
     std::vector<std::future<base::Result<eval::CompiledLibrary>>> compiles;
     for (const auto& c : cases)
       compiles.push_back(std::async(std::launch::async, [&, file = c.file] {
-        return cuda().compiler->compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, fixture(file), eval::make_shim(*problem), "candidate"});
+        return cuda().compiler->compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, fixture(file),
+                                         eval::make_shim(*problem), "candidate"});
       }));
     for (auto& f : compiles) CHECK(f.get().ok());
     setenv("OPENAI_API_KEY", "sk-test-do-not-leak", 1);

@@ -8,7 +8,9 @@ test_support::RealEvaluator& evaluator() {
   static test_support::RealEvaluator e(eval::Backend::cuda, 120, gpu_support::probe().arch);
   return e;
 }
-const char* backend() { return "cuda"; }
+const char* backend() {
+  return "cuda";
+}
 }  // namespace integrity
 
 #define INTEGRITY_SUITE "integrity - cuda backend"

@@ -10,8 +10,8 @@
 
 #include "base/fs.h"
 #include "base/subprocess.h"
-#include "eval/problems/problem_index.h"
 #include "eval/build/shim.h"
+#include "eval/problems/problem_index.h"
 #include "gpu/gpu_support.h"
 #include "profiler/summary.h"
 #include "test_support.h"
@@ -69,7 +69,6 @@ int ptxas_registers(const std::string& command, const std::string& source, const
   return -1;
 }
 
-
 double metric(const profiler::KernelRecord& k, const std::string& name) {
   auto it = k.metrics.find(name);
   return it == k.metrics.end() ? std::nan("") : it->second;
@@ -96,7 +95,8 @@ TEST_SUITE("profile, cuda backend") {
     CHECK_FALSE(p.reference.kernels.empty());
     CHECK(p.bytes > 0);
     // DRAM bytes = throughput x duration: the kernel reads and writes each element once.
-    const double dram = metric(k, profiler::metric::dram_bytes_per_second) * metric(k, profiler::metric::duration) / 1e9;
+    const double dram =
+        metric(k, profiler::metric::dram_bytes_per_second) * metric(k, profiler::metric::duration) / 1e9;
     CHECK_MESSAGE(std::abs(dram - p.bytes) / p.bytes < 0.10, "dram bytes ", dram, " vs declared ", p.bytes);
     MESSAGE("registers ", k.registers, ", grid ", k.grid[0], ", ", k.duration_us, " us, profiling added ",
             p.overhead_ms, " ms\n", profiler::summarize(p));

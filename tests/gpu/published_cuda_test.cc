@@ -22,8 +22,12 @@ test_support::RealEvaluator& cuda() {
 eval::Outcome run(const std::string& problem, const std::string& name) {
   return cuda().run(problem, fixture("published/" + name));
 }
-std::string log_of(const eval::Outcome& o) { return o.compile ? o.compile->log : ""; }
-std::string headers_of(const eval::Outcome& o) { return o.compile ? o.compile->headers : ""; }
+std::string log_of(const eval::Outcome& o) {
+  return o.compile ? o.compile->log : "";
+}
+std::string headers_of(const eval::Outcome& o) {
+  return o.compile ? o.compile->headers : "";
+}
 }  // namespace
 
 TEST_SUITE("published kernels, cuda backend") {
@@ -68,9 +72,12 @@ TEST_SUITE("published kernels, cuda backend") {
   TEST_CASE("lean and full headers give the same verdicts") {
     // One of each kind of verdict: correct, a compile error, rejected; and cuBLAS.
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {"level1/19", "inline_relu.cu"}, {"level1/19", "inline_relu_pybind.cu"},
-        {"level1/19", "inline_relu_inplace_returns_input.cu"}, {"level1/1", "cublas_matmul.cu"}};
-    static test_support::RealEvaluator full(eval::Backend::cuda, 120, gpu_support::probe().arch, 0, /*lean_headers=*/false);
+        {"level1/19", "inline_relu.cu"},
+        {"level1/19", "inline_relu_pybind.cu"},
+        {"level1/19", "inline_relu_inplace_returns_input.cu"},
+        {"level1/1", "cublas_matmul.cu"}};
+    static test_support::RealEvaluator full(eval::Backend::cuda, 120, gpu_support::probe().arch, 0,
+                                            /*lean_headers=*/false);
     full.settings.size = "small";
     // The full compiles take half a minute each: all at once, then evaluated from the cache.
     std::vector<std::future<void>> compiles;
@@ -78,7 +85,8 @@ TEST_SUITE("published kernels, cuda backend") {
       compiles.push_back(std::async(std::launch::async, [&, problem = problem, name = name] {
         auto p = eval::ProblemIndex(eval::default_problems_root()).find(problem);
         if (!p) return;
-        eval::CompileJob job{eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, fixture("published/" + name), eval::make_shim(*p), "candidate"};
+        eval::CompileJob job{eval::Backend::cuda,          eval::LanguageId::cuda_cxx, false,
+                             fixture("published/" + name), eval::make_shim(*p),        "candidate"};
         (void)full.compiler->compile(job);
       }));
     for (auto& c : compiles) c.get();

@@ -36,8 +36,8 @@ std::string candidate(const std::string& name) {
 
 TEST_SUITE("refinery command line") {
   TEST_CASE("eval --json prints the promised keys and exits 0 whatever the status") {
-    auto r = refinery({"eval", "--problem", "level1/19", "--candidate", candidate("relu_wrong_shape.cpp"),
-                       "--backend", "cpu", "--json", "--trials", "2", "--cache-dir", test_support::cache_dir()});
+    auto r = refinery({"eval", "--problem", "level1/19", "--candidate", candidate("relu_wrong_shape.cpp"), "--backend",
+                       "cpu", "--json", "--trials", "2", "--cache-dir", test_support::cache_dir()});
     CHECK(r.exit_code == 0);
     auto j = nlohmann::json::parse(r.out, nullptr, false);
     REQUIRE_FALSE(j.is_discarded());
@@ -49,8 +49,8 @@ TEST_SUITE("refinery command line") {
   }
 
   TEST_CASE("eval prints a readable summary for a correct candidate") {
-    auto r = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"),
-                       "--backend", "cpu", "--timing-trials", "5", "--cache-dir", test_support::cache_dir()});
+    auto r = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
+                       "--timing-trials", "5", "--cache-dir", test_support::cache_dir()});
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("level1/19 relu (small, cpu)") != std::string::npos);
     CHECK(r.out.find("correct: correct; speedup") != std::string::npos);
@@ -67,20 +67,22 @@ TEST_SUITE("refinery command line") {
     CHECK(missing.err.find("/nonexistent/k.cpp: cannot open") != std::string::npos);
     CHECK(missing.err.find("usage:") == std::string::npos);
     for (const char* bad : {"inf", "1e300", "nan", "-1", "abc", ""}) {
-      auto timeout = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--timeout", bad});
+      auto timeout =
+          refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--timeout", bad});
       CHECK_MESSAGE(timeout.exit_code == 2, bad);
       CHECK(timeout.err.find(std::string("--timeout must be a number between 1 and 86400, got '") + bad + "'") !=
             std::string::npos);
       CHECK(timeout.err.find("usage:") != std::string::npos);
     }
-    auto trials = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--trials", "2.5"});
+    auto trials =
+        refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--trials", "2.5"});
     CHECK(trials.exit_code == 2);
     CHECK(trials.err.find("--trials must be an integer between 1 and 1000, got '2.5'") != std::string::npos);
     auto flag = refinery({"eval", "--problem", "relu", "--candidat", "x.cpp"});
     CHECK(flag.exit_code == 2);
     CHECK(flag.err.find("unknown flag --candidat (did you mean --candidate?)") != std::string::npos);
-    auto backend = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"),
-                             "--backend", "tpu"});
+    auto backend =
+        refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "tpu"});
     CHECK(backend.exit_code == 2);
     CHECK(backend.err.find("--backend must be auto, cpu or cuda, not 'tpu'") != std::string::npos);
     auto command = refinery({"evl"});
@@ -107,8 +109,9 @@ TEST_SUITE("refinery command line") {
     auto d = refinery({"doctor", "--backend", "cpu", "--cache-dir", test_support::cache_dir()});
     MESSAGE(d.out);
     REQUIRE_MESSAGE(d.exit_code == 0, d.err);
-    for (const char* row : {"  pid namespace         yes", "  syscall filter        yes", "  evaluation            correct",
-                            "  compilers' sandbox    yes", "verdicts here are trusted"})
+    for (const char* row :
+         {"  pid namespace         yes", "  syscall filter        yes", "  evaluation            correct",
+          "  compilers' sandbox    yes", "verdicts here are trusted"})
       CHECK_MESSAGE(d.out.find(row) != std::string::npos, row);
     // The speedup of a reference against itself, its uncertainty and its clock.
     const auto at = d.out.find("  timing                ");
@@ -126,8 +129,8 @@ TEST_SUITE("refinery command line") {
   }
 
   TEST_CASE("a timing known less well than the threshold is measured again, and marked unstable if it stays so") {
-    auto noisy = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
-                           "--timing-trials", "5", "--max-uncertainty", "0", "--json", "--cache-dir",
+    auto noisy = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend",
+                           "cpu", "--timing-trials", "5", "--max-uncertainty", "0", "--json", "--cache-dir",
                            test_support::cache_dir()});
     REQUIRE_MESSAGE(noisy.exit_code == 0, noisy.err);
     auto j = nlohmann::json::parse(noisy.out);
@@ -135,8 +138,8 @@ TEST_SUITE("refinery command line") {
     CHECK(j["timing"]["measurements"] == 2);  // any uncertainty is beyond 0: measured twice, still unstable
     CHECK(j["timing"]["unstable"] == true);
     CHECK(j["unstable"] == true);
-    auto steady = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend", "cpu",
-                            "--timing-trials", "5", "--max-uncertainty", "1000", "--json", "--cache-dir",
+    auto steady = refinery({"eval", "--problem", "relu", "--candidate", candidate("relu_correct.cpp"), "--backend",
+                            "cpu", "--timing-trials", "5", "--max-uncertainty", "1000", "--json", "--cache-dir",
                             test_support::cache_dir()});
     REQUIRE(steady.exit_code == 0);
     auto k = nlohmann::json::parse(steady.out);
@@ -157,8 +160,8 @@ TEST_SUITE("refinery command line") {
   }
 
   TEST_CASE("problems check runs a reference twice and prints its median") {
-    auto r = refinery({"problems", "check", "level1/19", "--backend", "cpu", "--timing-trials", "5",
-                       "--cache-dir", test_support::cache_dir()});
+    auto r = refinery({"problems", "check", "level1/19", "--backend", "cpu", "--timing-trials", "5", "--cache-dir",
+                       test_support::cache_dir()});
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("level1/19 relu") != std::string::npos);
     CHECK(r.out.find("ok   reference") != std::string::npos);
@@ -196,8 +199,9 @@ TEST_SUITE("refinery command line: secrets") {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, out, 1);
     posix_spawn_file_actions_adddup2(&actions, out, 2);
-    std::vector<std::string> args = {REFINERY_BINARY_PATH, "eval", "--problem", "level1/19", "--candidate", source,
-                                     "--backend", "cpu", "--no-timing", "--trials", "1", "--cache-dir", dir.path};
+    std::vector<std::string> args = {
+        REFINERY_BINARY_PATH, "eval",     "--problem", "level1/19",   "--candidate", source, "--backend", "cpu",
+        "--no-timing",        "--trials", "1",         "--cache-dir", dir.path};
     std::vector<std::string> env = eval::current_environment();
     env.push_back("OPENAI_API_KEY=" + key);
     std::vector<char*> argv, envp;

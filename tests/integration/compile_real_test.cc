@@ -2,20 +2,20 @@
 // LibTorch, and nvcc where the build found one.
 #include <doctest/doctest.h>
 
-#include <dlfcn.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/ones.h>
+#include <dlfcn.h>
 
 #include <filesystem>
 
-#include "test_support.h"
 #include "base/fs.h"
 #include "base/sha256.h"
 #include "base/subprocess.h"
 #include "eval/build/compiler.h"
-#include "eval/problems/problem.h"
 #include "eval/build/shim.h"
+#include "eval/problems/problem.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 
@@ -27,9 +27,12 @@ TEST_SUITE("eval::CompileService with the real compiler") {
     options.cache_dir = cache;
     options.use_pch = false;
     eval::CompileService service(eval::build_toolchain(), options, spawner);
-    eval::CompileJob job{eval::Backend::cpu, eval::LanguageId::cxx, false,
+    eval::CompileJob job{eval::Backend::cpu,
+                         eval::LanguageId::cxx,
+                         false,
                          "#include <ATen/ATen.h>\nat::Tensor forward(at::Tensor x) { return x + 1; }\n",
-                         "", "candidate"};
+                         "",
+                         "candidate"};
     auto first = service.compile(job);
     REQUIRE(first.ok());
     CHECK_MESSAGE(first->ok, first->log);
@@ -47,7 +50,6 @@ TEST_SUITE("eval::CompileService with the real compiler") {
     fs::remove_all(cache);
   }
 }
-
 
 namespace {
 
@@ -80,10 +82,15 @@ TEST_SUITE("eval::CompileService with the real compiler") {
     const std::string shim = eval::make_shim(*problem);
     // Both define the same helper and forward: each lives in a namespace of its own.
     auto job = [&](const std::string& body) {
-      return eval::CompileJob{eval::Backend::cpu, eval::LanguageId::cxx, true,
-                              "#include <torch/torch.h>\n#include <vector>\nnamespace { int twice(int v) { return 2 * v; } }\n"
-                              "torch::Tensor forward(torch::Tensor x) { " + body + " }\n",
-                              shim, "reference"};
+      return eval::CompileJob{
+          eval::Backend::cpu,
+          eval::LanguageId::cxx,
+          true,
+          "#include <torch/torch.h>\n#include <vector>\nnamespace { int twice(int v) { return 2 * v; } }\n"
+          "torch::Tensor forward(torch::Tensor x) { " +
+              body + " }\n",
+          shim,
+          "reference"};
     };
     std::vector<eval::CompileJob> jobs = {job("return x + twice(1);"), job("return x * twice(2);")};
     auto built = service.compile_batch(jobs);

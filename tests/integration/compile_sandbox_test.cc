@@ -45,9 +45,7 @@ struct Sandboxed {
 
 // A file holding kSecret at path, removed with this object.
 struct SecretFile {
-  explicit SecretFile(std::string at) : path(std::move(at)) {
-    REQUIRE(base::write_file(path, kSecret + "\n").ok());
-  }
+  explicit SecretFile(std::string at) : path(std::move(at)) { REQUIRE(base::write_file(path, kSecret + "\n").ok()); }
   ~SecretFile() { fs::remove(path); }
   std::string path;
 };

@@ -43,7 +43,8 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(o.phases_ms.contains("compile"));
     CHECK(o.phases_ms.contains("timing"));
     // What the checks against cheating cost, within the timing.
-    for (const char* k : {"static_checks", "timing_fresh_inputs", "timing_checks"}) CHECK_MESSAGE(o.phases_ms.contains(k), k);
+    for (const char* k : {"static_checks", "timing_fresh_inputs", "timing_checks"})
+      CHECK_MESSAGE(o.phases_ms.contains(k), k);
     CHECK(o.phases_ms.value("timing_checks", -1.0) > 0);
     CHECK(o.phases_ms.value("timing_checks", 0.0) + o.phases_ms.value("timing_fresh_inputs", 0.0) <
           o.phases_ms.value("timing", 0.0));
@@ -85,7 +86,8 @@ TEST_SUITE("eval end to end, cpu backend") {
     CHECK(back->timing->trace == t);
   }
 
-  TEST_CASE("a worker killed while profiling keeps the verdict it wrote before the profile; killed before, it is a timeout") {
+  TEST_CASE(
+      "a worker killed while profiling keeps the verdict it wrote before the profile; killed before, it is a timeout") {
     // A stand-in worker: the judge's result, written before the profile (run_job.cc), then a profile that never ends.
     test_support::TempDir dir("refinery-profile-deadline");
     eval::Outcome verdict;
@@ -101,7 +103,8 @@ TEST_SUITE("eval end to end, cpu backend") {
     auto worker = [&](const std::string& phase) {
       const std::string path = dir.path + "/worker-" + phase + ".sh";
       REQUIRE(base::write_file(path, "#!/bin/sh\ncp " + dir.path + "/verdict.json result.json\necho " + phase +
-                                         " >> progress.log\nexec sleep 30\n").ok());
+                                         " >> progress.log\nexec sleep 30\n")
+                  .ok());
       std::filesystem::permissions(path, std::filesystem::perms::owner_all);
       return path;
     };
@@ -129,7 +132,8 @@ TEST_SUITE("eval end to end, cpu backend") {
   }
 
   TEST_CASE("KernelBench's mode judges at its 1e-2: an answer 1e-3 off passes there and not in refinery's") {
-    const std::string off = "#include <torch/torch.h>\ntorch::Tensor forward(torch::Tensor x) { return torch::relu(x) + 1e-3; }\n";
+    const std::string off =
+        "#include <torch/torch.h>\ntorch::Tensor forward(torch::Tensor x) { return torch::relu(x) + 1e-3; }\n";
     auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
     REQUIRE(problem.ok());
     auto ours = cpu().run("level1/19", off);

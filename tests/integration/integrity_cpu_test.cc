@@ -6,7 +6,9 @@ test_support::RealEvaluator& evaluator() {
   static test_support::RealEvaluator e(eval::Backend::cpu, 60);
   return e;
 }
-const char* backend() { return "cpu"; }
+const char* backend() {
+  return "cpu";
+}
 }  // namespace integrity
 
 #define INTEGRITY_SUITE "integrity - cpu backend"

@@ -29,15 +29,22 @@ agent::ModelConfig model(const std::string& url, const std::string& provider = "
 struct Harness {
   explicit Harness(std::vector<Reply> script, const std::string& provider = "openai_compatible")
       : server(std::move(script)),
-        client(model(server.url(), provider), "sk-local", http, [this](double s) { sleeps.push_back(s); return true; }, 42,
-               agent::RetryPolicy{4, 0.01, 0.05}) {}
+        client(
+            model(server.url(), provider), "sk-local", http,
+            [this](double s) {
+              sleeps.push_back(s);
+              return true;
+            },
+            42, agent::RetryPolicy{4, 0.01, 0.05}) {}
   test_http::Server server;
   agent::CurlHttpClient http;
   std::vector<double> sleeps;
   agent::ModelClient client;
 };
 
-agent::ChatRequest request() { return {"system text", {{"user", "write relu"}}}; }
+agent::ChatRequest request() {
+  return {"system text", {{"user", "write relu"}}};
+}
 
 }  // namespace
 
@@ -99,8 +106,13 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     std::vector<double> sleeps;
     auto m = model(server.url());
     m.max_retry_wait = 3;
-    agent::ModelClient client(m, "sk-local", http, [&](double s) { sleeps.push_back(s); return true; }, 42,
-                              agent::RetryPolicy{4, 0.01, 0.05});
+    agent::ModelClient client(
+        m, "sk-local", http,
+        [&](double s) {
+          sleeps.push_back(s);
+          return true;
+        },
+        42, agent::RetryPolicy{4, 0.01, 0.05});
     auto c = client.complete(request());
     REQUIRE(c.ok());
     REQUIRE(sleeps.size() == 1);
@@ -111,16 +123,18 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     test_http::Server server({{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "60"}}}, {200, kOk}});
     agent::CurlHttpClient http;
     std::atomic<bool> stop{false};
-    agent::ModelClient client(model(server.url()), "sk-local", http,
-                              [&](double s) {
-                                stop = true;  // Ctrl-C arrives during the wait
-                                return agent::sleep_unless(s, stop);
-                              },
-                              42, agent::RetryPolicy{4, 0.01, 0.05});
+    agent::ModelClient client(
+        model(server.url()), "sk-local", http,
+        [&](double s) {
+          stop = true;  // Ctrl-C arrives during the wait
+          return agent::sleep_unless(s, stop);
+        },
+        42, agent::RetryPolicy{4, 0.01, 0.05});
     auto c = client.complete(request());
     REQUIRE_FALSE(c.ok());
     CHECK(c.error().kind == base::ErrorKind::interrupted);
-    CHECK(c.error().message == "model 'local': stopped while waiting 60.00 s to retry (HTTP 429: slow down (retry after 60.00 s))");
+    CHECK(c.error().message ==
+          "model 'local': stopped while waiting 60.00 s to retry (HTTP 429: slow down (retry after 60.00 s))");
     CHECK(server.received().size() == 1);
   }
 
@@ -128,8 +142,8 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     test_http::Server server({{200, kOk, {}, 4000}});
     std::atomic<bool> stop{false};
     agent::CurlHttpClient http(&stop);
-    agent::ModelClient client(model(server.url()), "sk-local", http, [](double) { return true; }, 42,
-                              agent::RetryPolicy{4, 0.01, 0.05});
+    agent::ModelClient client(
+        model(server.url()), "sk-local", http, [](double) { return true; }, 42, agent::RetryPolicy{4, 0.01, 0.05});
     std::thread stopper([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       stop = true;
@@ -142,10 +156,7 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
   }
 
   TEST_CASE("a timeout, a malformed body, a body cut short and an empty choice list are retried") {
-    Harness h({{200, kOk, {}, 6000},
-               {200, "<html>gateway</html>"},
-               {200, kOk, {}, 0, 20},
-               {200, R"({"choices":[]})"}});
+    Harness h({{200, kOk, {}, 6000}, {200, "<html>gateway</html>"}, {200, kOk, {}, 0, 20}, {200, R"({"choices":[]})"}});
     auto c = h.client.complete(request());
     REQUIRE_FALSE(c.ok());
     CHECK(c.error().message.find("model 'local': gave up after 4 requests; last: the response has no choices") == 0);
@@ -163,7 +174,9 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
   }
 
   TEST_CASE("a refusal is a response, not an error") {
-    Harness h({{200, R"({"choices":[{"finish_reason":"stop","message":{"content":null,"refusal":"I can't help with that."}}]})"}});
+    Harness h(
+        {{200,
+          R"({"choices":[{"finish_reason":"stop","message":{"content":null,"refusal":"I can't help with that."}}]})"}});
     auto c = h.client.complete(request());
     REQUIRE(c.ok());
     CHECK(c->response.finish_reason == "refusal");
@@ -174,15 +187,21 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     // Anthropic's base_url is the host, as in its SDK; the client adds /v1/messages.
     test_http::Server server(
         {{529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"},
-         {200, R"({"id":"msg","stop_reason":"end_turn","content":[{"type":"thinking","thinking":"plan"},{"type":"text","text":"hi"}],)"
-               R"("usage":{"input_tokens":3,"cache_read_input_tokens":4,"output_tokens":1}})"}});
+         {200,
+          R"({"id":"msg","stop_reason":"end_turn","content":[{"type":"thinking","thinking":"plan"},{"type":"text","text":"hi"}],)"
+          R"("usage":{"input_tokens":3,"cache_read_input_tokens":4,"output_tokens":1}})"}});
     auto m = model(server.url(), "anthropic");
     m.base_url = server.url();
     m.thinking_budget = 1024;
     agent::CurlHttpClient http;
     std::vector<double> sleeps;
-    agent::ModelClient client(m, "sk-ant-local", http, [&](double s) { sleeps.push_back(s); return true; }, 42,
-                              agent::RetryPolicy{4, 0.01, 0.05});
+    agent::ModelClient client(
+        m, "sk-ant-local", http,
+        [&](double s) {
+          sleeps.push_back(s);
+          return true;
+        },
+        42, agent::RetryPolicy{4, 0.01, 0.05});
     auto c = client.complete(request());
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->response.text == "hi");
@@ -236,6 +255,7 @@ TEST_SUITE("agent::ModelClient over loopback HTTP") {
     auto key = agent::api_key_for(m);
     REQUIRE_FALSE(key.ok());
     CHECK(key.error().message ==
-          "model 'cloud': the environment variable REFINERY_TEST_KEY_THAT_IS_NOT_SET is not set (it should hold the API key)");
+          "model 'cloud': the environment variable REFINERY_TEST_KEY_THAT_IS_NOT_SET is not set (it should hold the "
+          "API key)");
   }
 }

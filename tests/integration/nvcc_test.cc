@@ -47,8 +47,9 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
   TEST_CASE("compiles a cuda candidate without a GPU, and reports nvcc's errors") {
     RealNvcc t;
     // The shim's forward() call is what the real one makes: a cuda candidate links as a whole.
-    std::string shim = "\n#include <vector>\nextern \"C\" int refinery_probe(const void* in) {\n"
-                       "  forward((*static_cast<const std::vector<at::Tensor>*>(in))[0]);\n  return 0;\n}\n";
+    std::string shim =
+        "\n#include <vector>\nextern \"C\" int refinery_probe(const void* in) {\n"
+        "  forward((*static_cast<const std::vector<at::Tensor>*>(in))[0]);\n  return 0;\n}\n";
     auto ok = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, t.source, shim, "candidate"});
     REQUIRE(ok.ok());
     CHECK_MESSAGE(ok->ok, ok->log);
@@ -62,8 +63,8 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     REQUIRE(lean.ok());
     CHECK_MESSAGE(lean->ok, lean->log);
     CHECK(lean->headers == "lean");
-    auto broken = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, t.source + "\n__global__ void k() { undeclared(); }\n",
-                                   shim, "candidate"});
+    auto broken = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false,
+                                     t.source + "\n__global__ void k() { undeclared(); }\n", shim, "candidate"});
     REQUIRE(broken.ok());
     CHECK_FALSE(broken->ok);
     CHECK(broken->log.find("identifier \"undeclared\" is undefined") != std::string::npos);
@@ -79,7 +80,8 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
     std::string shadow;
     if (std::ifstream f("/etc/shadow"); f) std::getline(f, shadow);
     for (const std::string& path : {secret_path, std::string("/etc/shadow")}) {
-      auto lib = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, "#include <" + path + ">\n" + t.source, "", "candidate"});
+      auto lib = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false,
+                                    "#include <" + path + ">\n" + t.source, "", "candidate"});
       REQUIRE(lib.ok());
       INFO(lib->log);
       CHECK_FALSE(lib->ok);
@@ -88,8 +90,8 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
       if (!shadow.empty()) CHECK(lib->log.find(shadow) == std::string::npos);
     }
     // Nor can the host code's assembler embed it.
-    auto incbin = t.service.compile(
-        {eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, t.source + "\nasm(\".incbin \\\"" + secret_path + "\\\"\");\n", "", "candidate"});
+    auto incbin = t.service.compile({eval::Backend::cuda, eval::LanguageId::cuda_cxx, false,
+                                     t.source + "\nasm(\".incbin \\\"" + secret_path + "\\\"\");\n", "", "candidate"});
     REQUIRE(incbin.ok());
     if (incbin->ok) {
       auto bytes = base::read_file(incbin->library_path);

@@ -17,7 +17,9 @@ test_support::RealEvaluator& cpu() {
   return evaluator;
 }
 
-eval::Outcome run(const std::string& name) { return cpu().run("level1/19", fixture("published/" + name)); }
+eval::Outcome run(const std::string& name) {
+  return cpu().run("level1/19", fixture("published/" + name));
+}
 
 // What the model reads of a compile error: refinery's line(s) alone.
 std::string model_reads(const eval::Outcome& o) {
@@ -60,7 +62,8 @@ TEST_SUITE("published kernels, cpu backend") {
     auto o = run("ext_no_forward.cpp");
     REQUIRE(o.status == Status::compile_error);
     CHECK(model_reads(o) ==
-          "refinery: error: no forward() that takes this problem's inputs; expected torch::Tensor forward(torch::Tensor x)");
+          "refinery: error: no forward() that takes this problem's inputs; expected torch::Tensor "
+          "forward(torch::Tensor x)");
     check_no_cache_paths(o);
   }
 
@@ -78,7 +81,8 @@ TEST_SUITE("published kernels, cpu backend") {
   }
 
   TEST_CASE("an error in the candidate's own code is the compiler's, with its path made relative") {
-    auto o = cpu().run("level1/19", "#include <torch/extension.h>\ntorch::Tensor forward(torch::Tensor x) { return x.relu() }\n");
+    auto o = cpu().run("level1/19",
+                       "#include <torch/extension.h>\ntorch::Tensor forward(torch::Tensor x) { return x.relu() }\n");
     REQUIRE(o.status == Status::compile_error);
     std::string said = model_reads(o);
     CHECK_MESSAGE(said.find("candidate.cpp:2:") != std::string::npos, said);

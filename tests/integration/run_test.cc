@@ -53,7 +53,8 @@ std::string temp_run_dir() {
 
 std::string reply_with(const std::string& text) {
   return json{{"choices", {{{"finish_reason", "stop"}, {"message", {{"content", text}}}}}},
-              {"usage", {{"prompt_tokens", 1000}, {"completion_tokens", 200}}}}.dump();
+              {"usage", {{"prompt_tokens", 1000}, {"completion_tokens", 200}}}}
+      .dump();
 }
 
 // Writes a campaign over level1/19 at its small size on cpu, against an
@@ -65,8 +66,8 @@ std::string http_config(const std::string& out, const std::string& name, const s
   std::ofstream(path) << "name: " << name << "\nproblems:\n  ids: [level1/19]\n  size: small\n"
                       << "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: " << url
                       << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
-                      << extra_model_lines << "strategies:\n" << strategy
-                      << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+                      << extra_model_lines << "strategies:\n"
+                      << strategy << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
   return path;
 }
 
@@ -96,8 +97,9 @@ TEST_SUITE("refinery run") {
     CHECK(first.out.find("recorded x refine: 1 problems x 1 samples, 3 attempts") != std::string::npos);
     // cpu timings say so, in both forms of the report.
     CHECK(report["backends"] == json::array({"cpu"}));
-    CHECK(base::starts_with(*base::read_file(out + "/report.txt"),
-                            "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n"));
+    CHECK(base::starts_with(
+        *base::read_file(out + "/report.txt"),
+        "timings: cpu backend (host clock on this machine's CPU; these speedups are not GPU speedups)\n"));
     CHECK(attempts[0]["backend"] == "cpu");
     CHECK(fs::exists(out + "/attempts/recorded/refine/level1/19/s0/t2/candidate.cpp"));
     CHECK(fs::exists(out + "/attempts/recorded/refine/level1/19/s0/t2/result.json"));
@@ -136,19 +138,21 @@ TEST_SUITE("refinery run") {
                                    // are a wide interval; this test is about the quarantine.
                                    << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n  max_uncertainty: 1\n"
                                    << "report:\n  thresholds: [0, 1]\n";
-    auto first = run({REFINERY_BINARY_PATH, "run", dir + "/q.yaml", "--out", out, "--cache-dir", test_support::cache_dir()});
+    auto first =
+        run({REFINERY_BINARY_PATH, "run", dir + "/q.yaml", "--out", out, "--cache-dir", test_support::cache_dir()});
     REQUIRE_MESSAGE(first.exit_code == 0, first.err);
     std::map<std::string, json> by_problem;
     for (const auto& a : lines(out + "/attempts.jsonl")) by_problem[a["problem"]] = a;
     REQUIRE(by_problem.size() == 2);
     const json& degenerate = by_problem["level2/80"];
     CHECK(degenerate["status"] == "correct");
-    CHECK(degenerate["quarantine"].get<std::string>().find("is above eval.quarantine_speedup (20.0x)") != std::string::npos);
+    CHECK(degenerate["quarantine"].get<std::string>().find("is above eval.quarantine_speedup (20.0x)") !=
+          std::string::npos);
     const json& rejected = by_problem["level1/19"];
     CHECK(rejected["status"] == "rejected");
     CHECK(rejected["message"].get<std::string>().rfind("static check 'environment': line 4 uses std::getenv", 0) == 0);
     CHECK(rejected["feedback"].get<std::string>().find("## What the static checks found in your source\n\n- line 4: "
-                                                      "std::getenv (environment, reject): ") != std::string::npos);
+                                                       "std::getenv (environment, reject): ") != std::string::npos);
     CHECK_FALSE(fs::exists(out + "/attempts/m/once/level1/19/s0/t1/compile.log"));  // nothing was compiled
 
     auto report = json::parse(*base::read_file(out + "/report.json"));
@@ -160,7 +164,8 @@ TEST_SUITE("refinery run") {
 
     auto wrong_key = run({REFINERY_BINARY_PATH, "accept", out, "m/once/level1/19/s0/t1"});
     CHECK(wrong_key.exit_code == 1);
-    CHECK(wrong_key.err.find("m/once/level1/19/s0/t1: not quarantined (rejected), nothing to accept") != std::string::npos);
+    CHECK(wrong_key.err.find("m/once/level1/19/s0/t1: not quarantined (rejected), nothing to accept") !=
+          std::string::npos);
     auto accepted = run({REFINERY_BINARY_PATH, "accept", out, "m/once/level2/80/s0/t1", "--note", "degenerate, known"});
     CHECK_MESSAGE(accepted.exit_code == 0, accepted.err);
     auto after = run({REFINERY_BINARY_PATH, "report", out, "--json"});
@@ -199,8 +204,8 @@ TEST_SUITE("refinery run") {
     CHECK(json::parse(*base::read_file(out + "/report.json")) == stored);
 
     const std::string attempts_before = *base::read_file(out + "/attempts.jsonl");
-    auto resumed = run({REFINERY_BINARY_PATH, "run", out + "/config.yaml", "--out", out, "--cache-dir",
-                        test_support::cache_dir()});
+    auto resumed = run(
+        {REFINERY_BINARY_PATH, "run", out + "/config.yaml", "--out", out, "--cache-dir", test_support::cache_dir()});
     CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
     CHECK(*base::read_file(out + "/attempts.jsonl") == attempts_before);
     CHECK(lines(out + "/responses.jsonl").size() == lines(fixture + "/responses.jsonl").size());
@@ -281,8 +286,8 @@ TEST_SUITE("refinery run") {
                  "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl");
     text.replace(text.find("backend: auto"), std::string("backend: auto").size(), "backend: cpu\n  workers: 3");
     std::ofstream(root + "/three.yaml") << text;
-    auto three = run({REFINERY_BINARY_PATH, "run", root + "/three.yaml", "--out", out, "--cache-dir",
-                      test_support::cache_dir()});
+    auto three = run(
+        {REFINERY_BINARY_PATH, "run", root + "/three.yaml", "--out", out, "--cache-dir", test_support::cache_dir()});
     REQUIRE_MESSAGE(three.exit_code == 0, three.err);
     auto one = run({REFINERY_BINARY_PATH, "run", "configs/quickstart.yaml", "--out", root + "/one", "--cache-dir",
                     test_support::cache_dir()});
@@ -314,12 +319,15 @@ TEST_SUITE("refinery run") {
   TEST_CASE("a changed config is refused without --force") {
     std::string out = temp_run_dir();
     REQUIRE(run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/relu_three_turns.yaml", "--out", out,
-                 "--cache-dir", test_support::cache_dir()}).exit_code == 0);
+                 "--cache-dir", test_support::cache_dir()})
+                .exit_code == 0);
     std::string changed = fs::path(out).parent_path().string() + "/changed.yaml";
-    std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.yaml");
+    std::string text =
+        *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.yaml");
     const std::string relative = "replay_from: relu_three_turns.jsonl";
-    text.replace(text.find(relative), relative.size(),
-                 "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.jsonl");
+    text.replace(
+        text.find(relative), relative.size(),
+        "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/tests/fixtures/replay/relu_three_turns.jsonl");
     std::ofstream(changed) << text << "report:\n  thresholds: [1]\n";
     auto refused = run({REFINERY_BINARY_PATH, "run", changed, "--out", out});
     CHECK(refused.exit_code == 1);
@@ -330,15 +338,19 @@ TEST_SUITE("refinery run") {
 
   TEST_CASE("SIGKILL mid-campaign, then resume: nothing lost, nothing twice, no response asked twice") {
     test_http::Server server({
-        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu() * 0.5; }\n```")},
-        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
-        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.clamp_min(0); }\n```")},
+        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu() * "
+                         "0.5; }\n```")},
+        {200, reply_with(
+                  "```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
+        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return "
+                         "x.clamp_min(0); }\n```")},
     });
     std::string out = temp_run_dir();
-    std::string config = http_config(out, "http", server.url(), kRefine3, "    price: {input: 1, cached_input: 0.1, output: 4}\n");
+    std::string config =
+        http_config(out, "http", server.url(), kRefine3, "    price: {input: 1, cached_input: 0.1, output: 4}\n");
     std::string cmd = std::string(REFINERY_BINARY_PATH) + " run " + config + " --out " + out + " --cache-dir " +
-                      test_support::cache_dir() + " > /dev/null 2>&1 & pid=$!; " +
-                      "while [ ! -s " + out + "/attempts.jsonl ]; do sleep 0.05; done; kill -9 $pid; wait $pid; true";
+                      test_support::cache_dir() + " > /dev/null 2>&1 & pid=$!; " + "while [ ! -s " + out +
+                      "/attempts.jsonl ]; do sleep 0.05; done; kill -9 $pid; wait $pid; true";
     auto killed = run({"/bin/sh", "-c", cmd}, {"REFINERY_TEST_API_KEY=sk-test"});
     CHECK(killed.exit_code == 0);
     size_t before = lines(out + "/attempts.jsonl").size();
@@ -361,15 +373,17 @@ TEST_SUITE("refinery run") {
   TEST_CASE("a model that fails for good records nothing; the resumed run asks again") {
     test_http::Server server({
         {401, R"({"error":{"message":"Incorrect API key provided"}})"},
-        {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
+        {200, reply_with(
+                  "```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")},
     });
     std::string out = temp_run_dir();
     std::string config = http_config(out, "fail", server.url(), kOnce);
     auto first = run({REFINERY_BINARY_PATH, "run", config, "--out", out, "--cache-dir", test_support::cache_dir()},
                      {"REFINERY_TEST_API_KEY=sk-wrong"});
     CHECK(first.exit_code == 0);
-    CHECK(first.err.find("local/once/level1/19/s0/t1: model 'local': HTTP 401: Incorrect API key provided (not retried) "
-                         "(this chain continues when the run is resumed)") != std::string::npos);
+    CHECK(
+        first.err.find("local/once/level1/19/s0/t1: model 'local': HTTP 401: Incorrect API key provided (not retried) "
+                       "(this chain continues when the run is resumed)") != std::string::npos);
     CHECK(lines(out + "/attempts.jsonl").empty());
     CHECK(lines(out + "/responses.jsonl").empty());
     auto second = run({REFINERY_BINARY_PATH, "run", config, "--out", out, "--cache-dir", test_support::cache_dir()},
@@ -384,7 +398,8 @@ TEST_SUITE("refinery run") {
   }
 
   TEST_CASE("two runs on one folder at once: the second is refused naming the first; nothing is asked twice") {
-    const std::string ok = reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```");
+    const std::string ok =
+        reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```");
     test_http::Server server({{200, ok, {}, 1500}, {200, ok, {}, 1500}, {200, ok, {}, 1500}});
     std::string out = temp_run_dir();
     std::string config = http_config(out, "twice", server.url(), kRefine3);
@@ -412,8 +427,11 @@ TEST_SUITE("refinery run") {
   }
 
   TEST_CASE("Ctrl-C during a long Retry-After ends the run at once; the resumed run asks again") {
-    test_http::Server server({{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "100000"}}},
-                              {200, reply_with("```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")}});
+    test_http::Server server(
+        {{429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "100000"}}},
+         {200,
+          reply_with(
+              "```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return x.relu(); }\n```")}});
     std::string out = temp_run_dir();
     std::string config = http_config(out, "wait", server.url(), kOnce);
     const std::string pidfile = fs::path(out).parent_path().string() + "/pid";
@@ -451,20 +469,23 @@ TEST_SUITE("refinery run") {
   TEST_CASE("config and flag errors exit 1 or 2 as the README says, with the usage text only for usage") {
     std::string out = temp_run_dir();
     const std::string dir = fs::path(out).parent_path().string();
-    std::ofstream(dir + "/bad.yaml") << "name: bad\nproblems:\n  ids: [level1/19]\nmodels:\n  - name: m\n    provider: replay\n"
-                                        "    replay_from: x.jsonl\nstrategies:\n  - name: s\n    kind: refine\n    turns: 4294967296\n";
+    std::ofstream(dir + "/bad.yaml")
+        << "name: bad\nproblems:\n  ids: [level1/19]\nmodels:\n  - name: m\n    provider: replay\n"
+           "    replay_from: x.jsonl\nstrategies:\n  - name: s\n    kind: refine\n    turns: 4294967296\n";
     auto bad = run({REFINERY_BINARY_PATH, "run", dir + "/bad.yaml", "--out", out});
     CHECK(bad.exit_code == 1);
     CHECK(bad.err.find("bad.yaml:11:12: 'turns' must be between 1 and 100, got 4294967296") != std::string::npos);
     CHECK(bad.err.find("usage:") == std::string::npos);
-    std::ofstream(dir + "/unknown.yaml") << "name: unknown\nproblems:\n  ids: [level9/1]\nmodels:\n  - name: m\n"
-                                            "    provider: replay\n    replay_from: x.jsonl\nstrategies:\n  - name: s\n    kind: refine\n";
+    std::ofstream(dir + "/unknown.yaml")
+        << "name: unknown\nproblems:\n  ids: [level9/1]\nmodels:\n  - name: m\n"
+           "    provider: replay\n    replay_from: x.jsonl\nstrategies:\n  - name: s\n    kind: refine\n";
     auto unknown = run({REFINERY_BINARY_PATH, "run", dir + "/unknown.yaml", "--out", out});
     CHECK(unknown.exit_code == 1);
     CHECK(unknown.err.find("unknown problem 'level9/1'") != std::string::npos);
     CHECK(unknown.err.find("usage:") == std::string::npos);
-    std::ofstream(dir + "/key.yaml") << "name: key\nproblems:\n  ids: [level1/19]\nmodels:\n  - name: m\n    provider: openai\n"
-                                        "    model: x\n    api_key_env: REFINERY_UNSET_KEY_FOR_TESTS\nstrategies:\n  - name: s\n    kind: refine\n";
+    std::ofstream(dir + "/key.yaml")
+        << "name: key\nproblems:\n  ids: [level1/19]\nmodels:\n  - name: m\n    provider: openai\n"
+           "    model: x\n    api_key_env: REFINERY_UNSET_KEY_FOR_TESTS\nstrategies:\n  - name: s\n    kind: refine\n";
     auto key = run({REFINERY_BINARY_PATH, "run", dir + "/key.yaml", "--out", out});
     CHECK(key.exit_code == 1);
     CHECK(key.err.find("the environment variable REFINERY_UNSET_KEY_FOR_TESTS is not set") != std::string::npos);

@@ -13,8 +13,8 @@
 
 #include "base/cgroup.h"
 #include "base/fs.h"
-#include "eval/sandbox/sandbox.h"
 #include "base/text.h"
+#include "eval/sandbox/sandbox.h"
 #include "test_support.h"
 
 namespace {
@@ -108,7 +108,8 @@ TEST_SUITE("eval::spawn_sandboxed") {
   }
 
   TEST_CASE("a cgroup that was never made, or is gone, is an error naming it") {
-    CHECK(base::MemoryCgroup::join("/nonexistent/cgroup", 1).error().message == "cgroup /nonexistent/cgroup is not there");
+    CHECK(base::MemoryCgroup::join("/nonexistent/cgroup", 1).error().message ==
+          "cgroup /nonexistent/cgroup is not there");
     CHECK(base::MemoryCgroup::create({"", 0, "no memory cgroup hierarchy is mounted here"}, "x", 1).error().message ==
           "no memory cgroup hierarchy is mounted here");
   }

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "base/fs.h"
-#include "eval/sandbox/sandbox.h"
 #include "base/subprocess.h"
+#include "eval/sandbox/sandbox.h"
 
 // These tests start real child processes through /bin/sh and coreutils.
 
@@ -344,11 +344,13 @@ bool runs_anywhere(const std::string& marker) {
 }  // namespace
 
 TEST_SUITE("base::run_process in a sandbox") {
-  TEST_CASE("the child sees the toolchain and its own folder, nothing of /etc but the loader's cache, and /dev/null only") {
+  TEST_CASE(
+      "the child sees the toolchain and its own folder, nothing of /etc but the loader's cache, and /dev/null only") {
     TempDir dir;
-    auto r = run(sandboxed("ls /etc; ls /dev; ls /; test -e /sys && echo sys; test -e /root && echo root; "
-                           "pwd; echo written > here; cat here",
-                           dir.path()));
+    auto r =
+        run(sandboxed("ls /etc; ls /dev; ls /; test -e /sys && echo sys; test -e /root && echo root; "
+                      "pwd; echo written > here; cat here",
+                      dir.path()));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.refused_layers.empty());
@@ -363,9 +365,10 @@ TEST_SUITE("base::run_process in a sandbox") {
 
   TEST_CASE("the child is unprivileged, may not gain privileges, and is the OOM killer's first choice") {
     TempDir dir;
-    auto r = run(sandboxed("id -u; grep -E '^(NoNewPrivs|CapEff)' /proc/self/status; cat /proc/self/oom_score_adj; "
-                           "echo $$",
-                           dir.path()));
+    auto r =
+        run(sandboxed("id -u; grep -E '^(NoNewPrivs|CapEff)' /proc/self/status; cat /proc/self/oom_score_adj; "
+                      "echo $$",
+                      dir.path()));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find(geteuid() == 0 ? "65534\n" : "0\n") == 0);  // nobody, or a user namespace's root

@@ -158,6 +158,7 @@ TEST_SUITE("agent::eval_settings_from_args") {
     CHECK(set->compile.cache_max_bytes == uint64_t{500} << 20);
     auto bad = parse({"--cache-max-size", "lots"});
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().message == "--cache-max-size must be a size such as 5GiB or 500MB, or 0 for no limit, not 'lots'");
+    CHECK(bad.error().message ==
+          "--cache-max-size must be a size such as 5GiB or 500MB, or 0 for no limit, not 'lots'");
   }
 }

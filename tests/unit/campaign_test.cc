@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
 
 #include "agent/campaign/campaign.h"
@@ -54,9 +54,18 @@ struct Harness {
   }
 
   base::Status run(agent::Ask ask, agent::Evaluate evaluate, int eval_threads = 1) {
-    agent::CampaignDeps deps{config, *store, {problem}, std::move(evaluate), eval::EvalSettings{}, *templates,
-                             agent::Target{eval::Backend::cpu, eval::LanguageId::cxx, "test cpu", "g++", "1.13"}, std::move(ask), on_progress,
-                             nullptr, &stop, eval_threads};
+    agent::CampaignDeps deps{config,
+                             *store,
+                             {problem},
+                             std::move(evaluate),
+                             eval::EvalSettings{},
+                             *templates,
+                             agent::Target{eval::Backend::cpu, eval::LanguageId::cxx, "test cpu", "g++", "1.13"},
+                             std::move(ask),
+                             on_progress,
+                             nullptr,
+                             &stop,
+                             eval_threads};
     return agent::run_campaign(deps);
   }
 
@@ -92,8 +101,8 @@ TEST_SUITE("campaign") {
     int fast_done = 0;
     bool released_by_fast = false;
     h.on_progress = [&](const agent::Progress&) {};
-    auto ask = [&](const agent::ModelConfig& model, const agent::AttemptKey&, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> {
+    auto ask = [&](const agent::ModelConfig& model, const agent::AttemptKey&,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> {
       if (model.name == "slow") {
         // The slow model answers once the fast one has finished all its turns
         // (or, if the scheduler is wrong, after a guard that fails the test).
@@ -122,8 +131,8 @@ TEST_SUITE("campaign") {
   TEST_CASE("stop: no request is made after it, and the run ends with what finished") {
     Harness h;
     std::atomic<int> asked{0};
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> {
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> {
       ++asked;
       return Harness::answer();
     };
@@ -151,8 +160,8 @@ TEST_SUITE("campaign") {
     // Slurm preempting a task signals every process of it: the worker dies of
     // SIGTERM as refinery is told to stop. That says nothing of the candidate.
     Harness h;
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> { return Harness::answer(); };
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
     std::atomic<int> evaluated{0};
     auto sigterm = [](const std::string& message) {
       eval::Outcome o;
@@ -191,8 +200,8 @@ TEST_SUITE("campaign") {
 
   TEST_CASE("an evaluation that cannot be attempted stops the campaign with its error") {
     Harness h;
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> { return Harness::answer(); };
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
     std::atomic<int> evaluated{0};
     auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
       if (++evaluated == 3) return base::Error{"the worker cannot start: no such file"};
@@ -207,8 +216,8 @@ TEST_SUITE("campaign") {
   TEST_CASE("a correct attempt without timing counts as correct, with no speedup") {
     Harness h;
     h.config.models.resize(1);
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> { return Harness::answer(); };
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
     auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
       eval::Outcome o;
       o.status = eval::Status::correct;
@@ -239,8 +248,8 @@ TEST_SUITE("campaign") {
     untimed.evaluated = true;  // written with "speedup": null
     REQUIRE(h.store->record_attempt(untimed).ok());
     std::atomic<int> asked{0};
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> {
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> {
       ++asked;
       return Harness::answer();
     };
@@ -258,8 +267,8 @@ TEST_SUITE("campaign") {
     Harness h;
     h.config.models.resize(1);
     h.config.strategies[0].stop_after_no_improvement = 1;
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> {
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey& key,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> {
       return Harness::answer(key.turn == 1 ? "I would rather not." : "```cpp\n// k\n```");
     };
     auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
@@ -281,8 +290,8 @@ TEST_SUITE("campaign") {
     h.config.strategies[0].turns = 2;
     h.config.strategies[0].samples = 1;
     int evaluated = 0;
-    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey& key, const agent::ChatRequest&)
-        -> base::Result<agent::Completion> {
+    auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey& key,
+                   const agent::ChatRequest&) -> base::Result<agent::Completion> {
       // Turn 1 is cut inside its block; turn 2 after a complete one.
       auto c = Harness::answer(key.turn == 1 ? "```cpp\nat::Tensor forward(at::Tensor x) {\n  return"
                                              : "```cpp\nat::Tensor forward(at::Tensor x) { return x; }\n```\nNow, why");

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/fs.h"
-#include "eval/sandbox/sandbox.h"
 #include "base/sha256.h"
 #include "base/text.h"
 #include "eval/build/compiler.h"
+#include "eval/sandbox/sandbox.h"
 #include "fakes.h"
 
 namespace fs = std::filesystem;
@@ -24,7 +24,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // The permission bits of a path, e.g. 0755.
-unsigned mode_of(const fs::path& p) { return static_cast<unsigned>(fs::status(p).permissions()) & 0777; }
+unsigned mode_of(const fs::path& p) {
+  return static_cast<unsigned>(fs::status(p).permissions()) & 0777;
+}
 
 // Sets the process's umask for one test, and puts it back.
 struct Umask {
@@ -242,11 +244,13 @@ TEST_SUITE("eval::CompileService") {
     REQUIRE(base::write_file(meta_path.string(), "{not json").ok());
     auto garbled = service.compile(f.job("int forward();"));
     REQUIRE(garbled.ok());
-    CHECK(garbled->cache_note == "refinery: cache object " + object + ": meta.json is not a compile record; recompiled");
+    CHECK(garbled->cache_note ==
+          "refinery: cache object " + object + ": meta.json is not a compile record; recompiled");
     CHECK(f.spawner.compiles == 4);
   }
 
-  TEST_CASE("a fresh entry is 0700 and 0600 throughout, even under umask 0; the headers compilers read are 0755 and 0644") {
+  TEST_CASE(
+      "a fresh entry is 0700 and 0600 throughout, even under umask 0; the headers compilers read are 0755 and 0644") {
     Fixture f;
     f.options.use_pch = true;
     f.options.cache_dir = f.cache + "/fresh";  // made by the service
@@ -256,12 +260,13 @@ TEST_SUITE("eval::CompileService") {
     REQUIRE(r.ok());
     fs::path entry = fs::path(r->library_path).parent_path();
     CHECK(mode_of(entry) == 0700);
-    CHECK(mode_of(entry.parent_path()) == 0700);                 // objects/<kk>
-    CHECK(mode_of(entry.parent_path().parent_path()) == 0700);   // objects
+    CHECK(mode_of(entry.parent_path()) == 0700);                // objects/<kk>
+    CHECK(mode_of(entry.parent_path().parent_path()) == 0700);  // objects
     CHECK(mode_of(f.options.cache_dir) == 0700);
     CHECK(mode_of(f.options.cache_dir + "/tmp") == 0700);
     // What every compile's sandbox reads as another uid: LibTorch's and refinery's headers.
-    for (const char* shared : {"pch", "include"}) CHECK_MESSAGE(mode_of(f.options.cache_dir + "/" + shared) == 0755, shared);
+    for (const char* shared : {"pch", "include"})
+      CHECK_MESSAGE(mode_of(f.options.cache_dir + "/" + shared) == 0755, shared);
     int files = 0;
     for (const auto& e : fs::recursive_directory_iterator(entry)) {
       CHECK_MESSAGE(mode_of(e.path()) == (e.is_directory() ? 0700u : 0600u), e.path().string());
@@ -322,8 +327,9 @@ TEST_SUITE("eval::CompileService") {
     CHECK(base::ends_with(retried->log, "memory cap (8 GiB)"));
   }
 
-  TEST_CASE("every compile step runs in the sandbox: the toolchain and refinery's headers read-only, its own folder "
-            "writable, under the caps") {
+  TEST_CASE(
+      "every compile step runs in the sandbox: the toolchain and refinery's headers read-only, its own folder "
+      "writable, under the caps") {
     Fixture f;
     f.options.use_pch = true;
     f.options.sandbox.read_only = {"/opt/host-compiler"};
@@ -337,8 +343,8 @@ TEST_SUITE("eval::CompileService") {
       REQUIRE(sandbox);
       const eval::SandboxView& view = sandbox->view();
       const auto& ro = view.read_only;
-      for (const char* path : {"/opt/torch/include", "/opt/torch/lib", "/usr/local/cuda", "/opt/host-compiler",
-                               "/etc/ld.so.cache"})
+      for (const char* path :
+           {"/opt/torch/include", "/opt/torch/lib", "/usr/local/cuda", "/opt/host-compiler", "/etc/ld.so.cache"})
         CHECK(std::find(ro.begin(), ro.end(), path) != ro.end());
       CHECK(std::find(view.system.begin(), view.system.end(), "/etc") == view.system.end());
       CHECK(view.devices == std::vector<std::string>{"null"});
@@ -378,8 +384,7 @@ TEST_SUITE("eval::CompileService") {
     eval::CompileService service(f.toolchain, f.options, f.spawner);
     auto r = service.compile(f.job("__global__ void k();", eval::Backend::cuda));
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().message ==
-          "the cuda backend needs nvcc, and refinery was built without the CUDA toolkit");
+    CHECK(r.error().message == "the cuda backend needs nvcc, and refinery was built without the CUDA toolkit");
   }
 }
 
@@ -424,8 +429,7 @@ TEST_SUITE("eval::CompileCache") {
     for (int i = 0; i < 10; ++i) CHECK_MESSAGE(fs::exists(entries[i]) == (i >= 6), i);
     // Within the limit, nothing goes.
     CHECK(cache.evict(chrono::system_clock::now()).evicted == 0);
-    for (const auto& left : fs::directory_iterator(fs::path(c.root) / "tmp"))
-      FAIL("left in tmp/: " << left.path());
+    for (const auto& left : fs::directory_iterator(fs::path(c.root) / "tmp")) FAIL("left in tmp/: " << left.path());
   }
 
   TEST_CASE("a lease records the use, and a leased entry is never evicted, by this process or another") {
@@ -471,7 +475,8 @@ TEST_SUITE("eval::CompileCache") {
     const std::string big = plant_entry(c.root, "dd01", 64 << 10, chrono::seconds(0));
     const std::string small = plant_entry(c.root, "ee01", 4096, chrono::hours(1));
     eval::CompileCache cache(c.root, {1 << 30, 32 << 10});
-    CHECK(cache.oversize(big) == "the compile's output is 64.0 KiB, more than the 32.0 KiB the cache keeps for one compile");
+    CHECK(cache.oversize(big) ==
+          "the compile's output is 64.0 KiB, more than the 32.0 KiB the cache keeps for one compile");
     CHECK_FALSE(cache.oversize(small));
     auto e = cache.evict(chrono::system_clock::now());
     CHECK(e.evicted == 1);
@@ -569,7 +574,7 @@ TEST_SUITE("eval::CompileService") {
       paths.push_back(lib->library_path);
     }
     CHECK(fs::exists(held->library_path));  // the oldest, but held
-    CHECK(fs::exists(paths[4]));             // the newest
+    CHECK(fs::exists(paths[4]));            // the newest
     CHECK_FALSE(fs::exists(paths[0]));
     CHECK_FALSE(fs::exists(sized->library_path));
     CHECK(eval::CompileCache::folder_bytes(f.cache + "/objects") <= f.options.limits.max_bytes);

@@ -11,7 +11,9 @@ TEST_SUITE("eval::clean_compile_log") {
         "/c/tmp/compile-AB12/candidate.cu(7): error: identifier \"y\" is undefined\n"
         "In file included from /c/include/0123/torch/extension.h:13,\n";
     std::string out = clean_compile_log(log, {{"/c/tmp/compile-AB12/", ""}, {"/c/include/0123/", "<refinery>/"}});
-    CHECK(out == "candidate.cu(7): error: identifier \"y\" is undefined\nIn file included from <refinery>/torch/extension.h:13,\n");
+    CHECK(out ==
+          "candidate.cu(7): error: identifier \"y\" is undefined\nIn file included from "
+          "<refinery>/torch/extension.h:13,\n");
     CHECK(refinery_errors(out).empty());
   }
 
@@ -23,10 +25,13 @@ TEST_SUITE("eval::clean_compile_log") {
         "inputs; expected torch::Tensor forward(torch::Tensor x)\n";
     std::string out = clean_compile_log(gcc, {});
     CHECK(refinery_errors(out) ==
-          "refinery: error: no forward() that takes this problem's inputs; expected torch::Tensor forward(torch::Tensor x)");
+          "refinery: error: no forward() that takes this problem's inputs; expected torch::Tensor "
+          "forward(torch::Tensor x)");
     CHECK(out.find(gcc) != std::string::npos);  // the compiler's own output follows, whole
 
-    std::string nvcc = "candidate.cu(29): error: static assertion failed with \"refinery: error: remove PYBIND11_MODULE(...) { ... }\"\n";
+    std::string nvcc =
+        "candidate.cu(29): error: static assertion failed with \"refinery: error: remove PYBIND11_MODULE(...) { ... "
+        "}\"\n";
     CHECK(refinery_errors(clean_compile_log(nvcc, {})) == "refinery: error: remove PYBIND11_MODULE(...) { ... }");
   }
 
@@ -36,7 +41,8 @@ TEST_SUITE("eval::clean_compile_log") {
           "refinery: error: candidate.cpp:5:3: remove the pybind11 (py::) code: refinery loads the candidate without "
           "Python and calls forward() with tensors directly");
     std::string nvcc = "candidate.cu(12): error: namespace \"pybind11\" has no member \"array_t\"\n";
-    CHECK(refinery_errors(clean_compile_log(nvcc, {})).rfind("refinery: error: candidate.cu(12): remove the pybind11", 0) == 0);
+    CHECK(refinery_errors(clean_compile_log(nvcc, {}))
+              .rfind("refinery: error: candidate.cu(12): remove the pybind11", 0) == 0);
   }
 
   TEST_CASE("an ordinary error is left as the compiler wrote it") {

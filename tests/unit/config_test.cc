@@ -82,20 +82,22 @@ TEST_SUITE("agent::Config") {
     CHECK(c->eval.asked.metrics.empty());
     CHECK(c->eval.compile.lean_headers);
     CHECK(c->thresholds == std::vector<double>{1, 2});
-    auto full = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  lean_headers: false\n"), "exp.yaml");
+    auto full =
+        agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  lean_headers: false\n"), "exp.yaml");
     REQUIRE(full.ok());
     CHECK_FALSE(full->eval.compile.lean_headers);
     CHECK(c->leave_out.empty());
-    auto left = agent::parse_config(with(kConfig, "  thresholds: [1, 2]\n", "  thresholds: [1, 2]\n  leave_out: [set:degenerate, level1/1-3]\n"),
-                                    "exp.yaml");
+    auto left = agent::parse_config(
+        with(kConfig, "  thresholds: [1, 2]\n", "  thresholds: [1, 2]\n  leave_out: [set:degenerate, level1/1-3]\n"),
+        "exp.yaml");
     REQUIRE_MESSAGE(left.ok(), (left.ok() ? "" : left.error().message));
     CHECK(left->leave_out == std::vector<std::string>{"set:degenerate", "level1/1-3"});
   }
 
   TEST_CASE("the profiler and its metrics") {
-    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n",
-                                      "  atol: 0.001\n  profiler: ncu\n  metrics: [dram__bytes.sum.per_second]\n"),
-                                 "exp.yaml");
+    auto c = agent::parse_config(
+        with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  profiler: ncu\n  metrics: [dram__bytes.sum.per_second]\n"),
+        "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->eval.asked.profiler == eval::Profiler::ncu);
     CHECK(c->eval.asked.metrics == std::vector<std::string>{"dram__bytes.sum.per_second"});
@@ -126,13 +128,15 @@ TEST_SUITE("agent::Config") {
   }
 
   TEST_CASE("the compile cache's size, written as a size") {
-    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 500MB\n"), "exp.yaml");
+    auto c =
+        agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 500MB\n"), "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->eval.compile.cache_max_bytes == 500000000u);
     auto fallback = agent::parse_config(kConfig, "exp.yaml");
     REQUIRE(fallback.ok());
     CHECK(fallback->eval.compile.cache_max_bytes == uint64_t{5} << 30);
-    auto none = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 0\n"), "exp.yaml");
+    auto none =
+        agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 0\n"), "exp.yaml");
     REQUIRE(none.ok());
     CHECK(none->eval.compile.cache_max_bytes == 0u);
     CHECK(error_of(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  cache_max_size: 5 gallons\n")) ==
@@ -142,8 +146,8 @@ TEST_SUITE("agent::Config") {
   }
 
   TEST_CASE("the compilers' memory cap, in GiB") {
-    auto c = agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  compile_memory_gib: 4.5\n"),
-                                 "exp.yaml");
+    auto c =
+        agent::parse_config(with(kConfig, "  atol: 0.001\n", "  atol: 0.001\n  compile_memory_gib: 4.5\n"), "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->eval.compile.memory_gib == 4.5);
     auto plain = agent::parse_config(kConfig, "exp.yaml");
@@ -188,18 +192,21 @@ TEST_SUITE("agent::Config") {
           "        provider: gemini\n"
           "                  ^");
     CHECK(error_of(with(kConfig, "kind: refine", "kind: tree_search")) ==
-          "exp.yaml:21:11: invalid value 'tree_search' for 'kind' (expected one of: single_shot, refine, best_of_k_refine)\n"
+          "exp.yaml:21:11: invalid value 'tree_search' for 'kind' (expected one of: single_shot, refine, "
+          "best_of_k_refine)\n"
           "        kind: tree_search\n"
           "              ^");
-    CHECK(error_of(with(kConfig, "history: last", "history: some")).find(
-              "invalid value 'some' for 'history' (expected one of: full, last)") != std::string::npos);
+    CHECK(error_of(with(kConfig, "history: last", "history: some"))
+              .find("invalid value 'some' for 'history' (expected one of: full, last)") != std::string::npos);
   }
 
   TEST_CASE("openai_compatible needs its server's base_url and sends no key unless api_key_env names one") {
     CHECK(error_of(with(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"),
-                        "    base_url: http://127.0.0.1:8000/v1\n", "")).find(
-              "missing required key 'base_url' in model 'fast' (provider openai_compatible)") != std::string::npos);
-    auto c = agent::parse_config(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"), "exp.yaml");
+                        "    base_url: http://127.0.0.1:8000/v1\n", ""))
+              .find("missing required key 'base_url' in model 'fast' (provider openai_compatible)") !=
+          std::string::npos);
+    auto c =
+        agent::parse_config(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"), "exp.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->models[0].provider == agent::Provider::openai_compatible);
     CHECK(c->models[0].api_key_env.empty());
@@ -215,8 +222,8 @@ TEST_SUITE("agent::Config") {
   }
 
   TEST_CASE("replay needs its source, and duplicate names are refused") {
-    CHECK(error_of(with(kConfig, "    replay_from: runs/old\n", "")).find(
-              "missing required key 'replay_from' in model 'recorded' (provider replay)") != std::string::npos);
+    CHECK(error_of(with(kConfig, "    replay_from: runs/old\n", ""))
+              .find("missing required key 'replay_from' in model 'recorded' (provider replay)") != std::string::npos);
     CHECK(error_of(with(kConfig, "name: recorded", "name: fast")).find("two models are named 'fast'") !=
           std::string::npos);
   }
@@ -235,28 +242,28 @@ TEST_SUITE("agent::Config") {
           "exp.yaml:23:14: 'samples' must be between 1 and 1000, got 4294967295\n"
           "        samples: 4294967295\n"
           "                 ^");
-    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 3\n    samples: 2000000000")).find(
-              "'samples' must be between 1 and 1000, got 2000000000") != std::string::npos);
-    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 99999999999999999999999")).find(
-              "'turns' must be between 1 and 100, got 99999999999999999999999") != std::string::npos);
-    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  timeout: 1e300")).find(
-              "exp.yaml:28:12: 'timeout' must be between 1 and 86400, got 1e300") == 0);
-    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  timeout: .inf")).find(
-              "exp.yaml:28:12: expected a finite number for 'timeout', got '.inf'") == 0);
+    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 3\n    samples: 2000000000"))
+              .find("'samples' must be between 1 and 1000, got 2000000000") != std::string::npos);
+    CHECK(error_of(with(kConfig, "    turns: 3", "    turns: 99999999999999999999999"))
+              .find("'turns' must be between 1 and 100, got 99999999999999999999999") != std::string::npos);
+    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  timeout: 1e300"))
+              .find("exp.yaml:28:12: 'timeout' must be between 1 and 86400, got 1e300") == 0);
+    CHECK(error_of(with(kConfig, "  trials: 3", "  trials: 3\n  timeout: .inf"))
+              .find("exp.yaml:28:12: expected a finite number for 'timeout', got '.inf'") == 0);
     CHECK(error_of(with(kConfig, "  atol: 0.001", "  atol: .nan")).find("expected a finite number for 'atol'") !=
           std::string::npos);
-    CHECK(error_of(with(kConfig, "temperature: 0.2", "temperature: 7")).find(
-              "'temperature' must be between 0 and 2, got 7") != std::string::npos);
-    CHECK(error_of(with(kConfig, "concurrency: 8", "concurrency: -1")).find(
-              "'concurrency' must be between 1 and 1024, got -1") != std::string::npos);
+    CHECK(error_of(with(kConfig, "temperature: 0.2", "temperature: 7"))
+              .find("'temperature' must be between 0 and 2, got 7") != std::string::npos);
+    CHECK(error_of(with(kConfig, "concurrency: 8", "concurrency: -1"))
+              .find("'concurrency' must be between 1 and 1024, got -1") != std::string::npos);
     CHECK(error_of(with(kConfig, "seed: 7", "seed: -7")).find("'seed' must be between 0 and 9223372036854775807") !=
           std::string::npos);
     // Nineteen digits that fit in 64 bits are a seed; twenty that do not are out of range.
     auto big = agent::parse_config(with(kConfig, "seed: 7", "seed: 9223372036854775807"), "exp.yaml");
     REQUIRE_MESSAGE(big.ok(), (big.ok() ? "" : big.error().message));
     CHECK(*big->seed == 9223372036854775807ull);
-    CHECK(error_of(with(kConfig, "seed: 7", "seed: 18446744073709551616")).find(
-              "'seed' must be between 0 and 9223372036854775807, got 18446744073709551616") != std::string::npos);
+    CHECK(error_of(with(kConfig, "seed: 7", "seed: 18446744073709551616"))
+              .find("'seed' must be between 0 and 9223372036854775807, got 18446744073709551616") != std::string::npos);
   }
 
   TEST_CASE("seed 0 is a seed like any other; no seed means random") {
@@ -282,14 +289,13 @@ TEST_SUITE("agent::Config") {
           "exp.yaml:13:5: 'reasoning_effort' does not apply to provider anthropic (model 'fast')\n"
           "        reasoning_effort: high\n"
           "        ^");
-    CHECK(error_of(with(kConfig, "    reasoning_effort: high", "    thinking_budget: 2048")).find(
-              "'thinking_budget' does not apply to provider openai (model 'fast')") != std::string::npos);
-    CHECK(error_of(with(kConfig, "    replay_from: runs/old", "    replay_from: runs/old\n    temperature: 1")).find(
-              "'temperature' does not apply to provider replay (model 'recorded')") != std::string::npos);
-    auto anthropic = agent::parse_config(
-        with(with(kConfig, "    provider: openai\n", "    provider: anthropic\n"), "    reasoning_effort: high",
-             "    thinking_budget: 2048"),
-        "exp.yaml");
+    CHECK(error_of(with(kConfig, "    reasoning_effort: high", "    thinking_budget: 2048"))
+              .find("'thinking_budget' does not apply to provider openai (model 'fast')") != std::string::npos);
+    CHECK(error_of(with(kConfig, "    replay_from: runs/old", "    replay_from: runs/old\n    temperature: 1"))
+              .find("'temperature' does not apply to provider replay (model 'recorded')") != std::string::npos);
+    auto anthropic = agent::parse_config(with(with(kConfig, "    provider: openai\n", "    provider: anthropic\n"),
+                                              "    reasoning_effort: high", "    thinking_budget: 2048"),
+                                         "exp.yaml");
     REQUIRE_MESSAGE(anthropic.ok(), (anthropic.ok() ? "" : anthropic.error().message));
     CHECK(anthropic->models[0].thinking_budget == 2048);
   }
@@ -300,13 +306,14 @@ TEST_SUITE("agent::Config") {
           "'_', '-' and '+')\n"
           "    name: ../../../../tmp/x\n"
           "          ^");
-    CHECK(error_of(with(kConfig, "name: fast", "name: ../../../../tmp/y")).find(
-              "'../../../../tmp/y' cannot name a model: it starts with '.'") != std::string::npos);
+    CHECK(error_of(with(kConfig, "name: fast", "name: ../../../../tmp/y"))
+              .find("'../../../../tmp/y' cannot name a model: it starts with '.'") != std::string::npos);
     CHECK(error_of(with(kConfig, "name: refine3", "name: a/b")).find("'a/b' cannot name a strategy: it holds '/'") !=
           std::string::npos);
     auto stem = agent::parse_config(with(kConfig, "name: compare\n", ""), "configs/my run.yaml");
     REQUIRE_FALSE(stem.ok());
     CHECK(stem.error().message ==
-          "configs/my run.yaml: the file's stem 'my run' cannot name the campaign (it holds ' '): give the config a 'name'");
+          "configs/my run.yaml: the file's stem 'my run' cannot name the campaign (it holds ' '): give the config a "
+          "'name'");
   }
 }

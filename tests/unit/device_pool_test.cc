@@ -51,7 +51,10 @@ TEST_SUITE("eval::DevicePool") {
               --running;
               return with(Status::correct);
             },
-            [](int) -> base::Status { FAIL("a correct outcome is never probed"); return {}; });
+            [](int) -> base::Status {
+              FAIL("a correct outcome is never probed");
+              return {};
+            });
         REQUIRE(r.ok());
       });
     for (auto& t : threads) t.join();

@@ -12,9 +12,13 @@
 #include "base/elf_symbols.h"
 #include "base/fs.h"
 
-extern "C" __attribute__((noinline, used)) int refinery_elf_probe_c(int x) { return x + 1; }
+extern "C" __attribute__((noinline, used)) int refinery_elf_probe_c(int x) {
+  return x + 1;
+}
 namespace elf_probe {
-__attribute__((noinline, used)) int mangled(double x) { return static_cast<int>(x); }
+__attribute__((noinline, used)) int mangled(double x) {
+  return static_cast<int>(x);
+}
 }  // namespace elf_probe
 
 namespace {

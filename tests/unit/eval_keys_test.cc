@@ -53,7 +53,9 @@ const std::map<std::string, Sample> kSamples = {
     {"library_only", {"reject", {"--library-only", "reject"}}},
 };
 
-std::string name_of(const agent::EvalKey& row) { return row.key.empty() ? row.flag : row.key; }
+std::string name_of(const agent::EvalKey& row) {
+  return row.key.empty() ? row.flag : row.key;
+}
 
 eval::EvalSettings from_yaml(const std::string& key, const std::string& value) {
   auto doc = base::yaml::Document::parse("eval:\n  " + key + ": " + value + "\n", "exp.yaml");
@@ -98,8 +100,8 @@ TEST_SUITE("agent::eval_keys") {
       CAPTURE(name_of(row));
       CHECK(row.why_not.empty() == (!row.key.empty() && !row.flag.empty()));
     }
-    CHECK(without_key == Strings{"size", "no-timing", "seed", "entropy", "batch-calls", "cache-dir", "problems",
-                                 "profile", "keep"});
+    CHECK(without_key ==
+          Strings{"size", "no-timing", "seed", "entropy", "batch-calls", "cache-dir", "problems", "profile", "keep"});
     CHECK(without_flag.empty());
   }
 
@@ -116,7 +118,8 @@ TEST_SUITE("agent::eval_keys") {
     CHECK(from_flags({"--profile"}).asked.profiler == eval::Profiler::cupti);
   }
 
-  TEST_CASE("an old name (runners, now workers) is the same setting with a deprecation note; both at once is an error") {
+  TEST_CASE(
+      "an old name (runners, now workers) is the same setting with a deprecation note; both at once is an error") {
     auto doc = base::yaml::Document::parse("eval:\n  runners: 3\n", "exp.yaml");
     REQUIRE(doc.ok());
     eval::EvalSettings by_old;
@@ -138,7 +141,8 @@ TEST_SUITE("agent::eval_keys") {
     eval::EvalSettings settings;
     auto decoded = agent::decode_eval_section(*both, both->root()["eval"], settings);
     REQUIRE_FALSE(decoded.ok());
-    CHECK(decoded.error().message.find("exp.yaml:3:12: 'runners' is the old name of 'workers': give only 'workers'") == 0);
+    CHECK(decoded.error().message.find("exp.yaml:3:12: 'runners' is the old name of 'workers': give only 'workers'") ==
+          0);
     auto both_flags = agent::parse_args({"--workers", "2", "--runners", "3"}, agent::eval_flags());
     REQUIRE(both_flags.ok());
     auto refused = agent::eval_settings_from_args(*both_flags);

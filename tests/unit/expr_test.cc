@@ -88,19 +88,14 @@ TEST_SUITE("base::eval_int_expr") {
 
   TEST_CASE("division by zero is an error") {
     CHECK(error_of("B / 0", {{"B", 2}}) == "in expression 'B / 0' at column 6: division by zero");
-    CHECK(error_of("7 % (B - 2)", {{"B", 2}}) ==
-          "in expression '7 % (B - 2)' at column 12: division by zero");
+    CHECK(error_of("7 % (B - 2)", {{"B", 2}}) == "in expression '7 % (B - 2)' at column 12: division by zero");
   }
 
   TEST_CASE("overflow is an error") {
-    CHECK(error_of("9223372036854775807 + 1") ==
-          "in expression '9223372036854775807 + 1' at column 24: overflow");
-    CHECK(error_of("-9223372036854775807 - 2") ==
-          "in expression '-9223372036854775807 - 2' at column 25: overflow");
-    CHECK(error_of("B * B * B", {{"B", int64_t{1} << 21}}) ==
-          "in expression 'B * B * B' at column 10: overflow");
-    CHECK(error_of("99999999999999999999") ==
-          "in expression '99999999999999999999' at column 19: overflow");
+    CHECK(error_of("9223372036854775807 + 1") == "in expression '9223372036854775807 + 1' at column 24: overflow");
+    CHECK(error_of("-9223372036854775807 - 2") == "in expression '-9223372036854775807 - 2' at column 25: overflow");
+    CHECK(error_of("B * B * B", {{"B", int64_t{1} << 21}}) == "in expression 'B * B * B' at column 10: overflow");
+    CHECK(error_of("99999999999999999999") == "in expression '99999999999999999999' at column 19: overflow");
   }
 
   TEST_CASE("trailing garbage is an error") {

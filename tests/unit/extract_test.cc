@@ -11,7 +11,9 @@ agent::Extraction extract_code(const std::string& response) {
 
 TEST_SUITE("agent::extract_code") {
   TEST_CASE("takes the one fenced block with its language tag") {
-    auto e = extract_code("Here is a kernel:\n\n```cuda\n__global__ void k() {}\nat::Tensor forward(at::Tensor x) { return x; }\n```\nIt is fast.");
+    auto e = extract_code(
+        "Here is a kernel:\n\n```cuda\n__global__ void k() {}\nat::Tensor forward(at::Tensor x) { return x; }\n```\nIt "
+        "is fast.");
     REQUIRE(e.code.has_value());
     CHECK(*e.code == "__global__ void k() {}\nat::Tensor forward(at::Tensor x) { return x; }\n");
     CHECK(e.language == "cuda");
@@ -87,8 +89,9 @@ TEST_SUITE("agent::extract_code languages") {
           "that defines forward(), not python code");
   }
   TEST_CASE("a C++ block wins over a later python one that also defines forward") {
-    auto e = extract_code("```cuda\nat::Tensor forward(at::Tensor x) { return x; }\n```\n"
-                          "```python\nmodel.forward(x)\n```\n");
+    auto e = extract_code(
+        "```cuda\nat::Tensor forward(at::Tensor x) { return x; }\n```\n"
+        "```python\nmodel.forward(x)\n```\n");
     REQUIRE(e.code.has_value());
     CHECK(e.language == "cuda");
     CHECK(*e.code == "at::Tensor forward(at::Tensor x) { return x; }\n");

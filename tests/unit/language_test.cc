@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "eval/job.h"
 #include "eval/build/language.h"
+#include "eval/job.h"
 
 using eval::Build;
 using eval::Checks;

@@ -23,11 +23,14 @@ struct FakeTorch {
     write("ATen/Functions.h",
           "#pragma once\n#include <ATen/Context.h>\n#include <ATen/ops/relu.h>\n#include <ATen/ops/add.h>\n"
           "#include <ATen/ops/var.h>\n#include <ATen/ops/scalar_tensor.h>\n#include <ATen/ops/empty_like.h>\n"
-          "namespace at {\ninline Tensor var(const Tensor& self, int dim) { return at::var(self, IntArrayRef{dim}); }\n}\n");
-    for (const char* op : {"relu", "add", "var", "scalar_tensor", "empty_like"}) write(std::string("ATen/ops/") + op + ".h", "");
+          "namespace at {\ninline Tensor var(const Tensor& self, int dim) { return at::var(self, IntArrayRef{dim}); "
+          "}\n}\n");
+    for (const char* op : {"relu", "add", "var", "scalar_tensor", "empty_like"})
+      write(std::string("ATen/ops/") + op + ".h", "");
     write("ATen/ATen.h", "#pragma once\n#include <ATen/Functions.h>\n#include \"ScalarOps.h\"\n");
-    write("ATen/ScalarOps.h", "// at::relu in a comment names nothing\ninline auto s = at::scalar_tensor_symint(1);\n"
-                              "template <class T> auto v(T t) { return at::symint::empty_like<T>(t); }\n");
+    write("ATen/ScalarOps.h",
+          "// at::relu in a comment names nothing\ninline auto s = at::scalar_tensor_symint(1);\n"
+          "template <class T> auto v(T t) { return at::symint::empty_like<T>(t); }\n");
     write("torch/types.h",
           "#pragma once\n#include <ATen/ATen.h>\n#include <torch/csrc/autograd/variable.h>\nnamespace torch {\n"
           "// exposes at:: in torch::\nusing namespace at; // NOLINT\nusing Dtype = at::ScalarType;\n"
@@ -48,7 +51,9 @@ std::string file_of(const eval::LeanPlan& p, const std::string& path) {
   return "";
 }
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 }  // namespace
 
@@ -62,8 +67,9 @@ TEST_SUITE("eval::plan_lean_headers") {
 
   TEST_CASE("the operators the source and LibTorch's own headers name are kept, and no others") {
     FakeTorch t;
-    auto p = t.plan("#include <torch/extension.h>\n// add is only mentioned here\n"
-                    "torch::Tensor forward(torch::Tensor x) { return torch::relu(x); }\n");
+    auto p = t.plan(
+        "#include <torch/extension.h>\n// add is only mentioned here\n"
+        "torch::Tensor forward(torch::Tensor x) { return torch::relu(x); }\n");
     REQUIRE(p.use);
     CHECK(has(p.ops, "relu"));
     CHECK(has(p.ops, "var"));            // Functions.h's own inline code calls it
@@ -85,10 +91,11 @@ TEST_SUITE("eval::plan_lean_headers") {
   TEST_CASE("<torch/extension.h>'s CUDA helpers are left out where the source names none of them") {
     FakeTorch t;
     const std::string head = "#include <torch/extension.h>\n";
-    const std::string plain = head + "// CUDAGuard, getCurrentCUDAStream: mentioned only\n"
-                                     "#ifdef __CUDA_ARCH__\n#endif\n"
-                                     "torch::Tensor forward(torch::Tensor x) { CHECK_CUDA(x); cudaStream_t s = 0; "
-                                     "return torch::relu(x); }\n";
+    const std::string plain = head +
+                              "// CUDAGuard, getCurrentCUDAStream: mentioned only\n"
+                              "#ifdef __CUDA_ARCH__\n#endif\n"
+                              "torch::Tensor forward(torch::Tensor x) { CHECK_CUDA(x); cudaStream_t s = 0; "
+                              "return torch::relu(x); }\n";
     auto p = t.plan(plain);
     REQUIRE(p.use);
     CHECK_FALSE(p.cuda_helpers);
@@ -134,18 +141,22 @@ TEST_SUITE("eval::plan_lean_headers") {
     const std::string source = "#include <torch/torch.h>\nauto forward(at::Tensor x) { return x; }\n";
     CHECK_FALSE(has(t.plan(source).ops, "add"));
     // An error in the candidate's own file, or one that is not a missing operator, teaches nothing.
-    CHECK_FALSE(eval::learn_lean_ops("/tmp/c/candidate.cu(2): error: identifier \"add\" is undefined\n", "/tmp/c/", dirs));
+    CHECK_FALSE(
+        eval::learn_lean_ops("/tmp/c/candidate.cu(2): error: identifier \"add\" is undefined\n", "/tmp/c/", dirs));
     CHECK_FALSE(eval::learn_lean_ops("/opt/t/ATen/ExpandUtils.h(487): error: expected a \";\"\n", "/tmp/c/", dirs));
-    CHECK_FALSE(eval::learn_lean_ops(
-        "/opt/t/ATen/A.h(1): error: identifier \"add\" is undefined\n/opt/t/ATen/B.h(2): error: no instance of overloaded function\n",
-        "/tmp/c/", dirs));
+    CHECK_FALSE(
+        eval::learn_lean_ops("/opt/t/ATen/A.h(1): error: identifier \"add\" is undefined\n/opt/t/ATen/B.h(2): error: "
+                             "no instance of overloaded function\n",
+                             "/tmp/c/", dirs));
     CHECK_FALSE(has(t.plan(source).ops, "add"));
-    CHECK(eval::learn_lean_ops("/opt/t/ATen/ExpandUtils.h(487): error: namespace \"at::symint\" has no member \"add_symint\"\n"
-                               "1 error detected in the compilation of \"/tmp/c/candidate.cu\".\n",
-                               "/tmp/c/", dirs));
+    CHECK(eval::learn_lean_ops(
+        "/opt/t/ATen/ExpandUtils.h(487): error: namespace \"at::symint\" has no member \"add_symint\"\n"
+        "1 error detected in the compilation of \"/tmp/c/candidate.cu\".\n",
+        "/tmp/c/", dirs));
     CHECK(has(t.plan(source).ops, "add"));
     // Learnt once: the same error again means the lean headers cannot do it.
-    CHECK_FALSE(eval::learn_lean_ops("/opt/t/ATen/ExpandUtils.h(487): error: identifier \"add\" is undefined\n", "/tmp/c/", dirs));
+    CHECK_FALSE(eval::learn_lean_ops("/opt/t/ATen/ExpandUtils.h(487): error: identifier \"add\" is undefined\n",
+                                     "/tmp/c/", dirs));
   }
 
   TEST_CASE("a LibTorch without per-operator headers is compiled with the full headers") {
@@ -193,7 +204,8 @@ TEST_SUITE("eval::CompileService lean headers") {
   TEST_CASE("a lean compile is used when it succeeds, and its headers are recorded and kept") {
     Fixture f;
     eval::CompileService service(f.toolchain, f.options, f.spawner);
-    auto lib = service.compile(f.job("#include <torch/extension.h>\nauto forward(torch::Tensor x) { return torch::relu(x); }\n"));
+    auto lib = service.compile(
+        f.job("#include <torch/extension.h>\nauto forward(torch::Tensor x) { return torch::relu(x); }\n"));
     REQUIRE(lib.ok());
     CHECK(lib->ok);
     CHECK(lib->headers == "lean");
@@ -201,7 +213,8 @@ TEST_SUITE("eval::CompileService lean headers") {
     CHECK(Fixture::lean_include(f.compiles()[0]));
     CHECK(lib->command.find("/lean") != std::string::npos);
     CHECK(fs::exists(fs::path(lib->library_path).parent_path() / "lean/ATen/Functions.h"));
-    auto hit = service.compile(f.job("#include <torch/extension.h>\nauto forward(torch::Tensor x) { return torch::relu(x); }\n"));
+    auto hit = service.compile(
+        f.job("#include <torch/extension.h>\nauto forward(torch::Tensor x) { return torch::relu(x); }\n"));
     REQUIRE(hit.ok());
     CHECK(hit->cached);
     CHECK(hit->headers == "lean");
@@ -210,10 +223,12 @@ TEST_SUITE("eval::CompileService lean headers") {
   TEST_CASE("a lean compile that fails is compiled again with the full headers, whose result counts") {
     Fixture f;
     eval::CompileService service(f.toolchain, f.options, f.spawner);
-    auto lib = service.compile(f.job("#include <torch/torch.h>\n// FULL_ONLY\nauto forward(torch::Tensor x) { return x; }\n"));
+    auto lib =
+        service.compile(f.job("#include <torch/torch.h>\n// FULL_ONLY\nauto forward(torch::Tensor x) { return x; }\n"));
     REQUIRE(lib.ok());
     CHECK(lib->ok);
-    CHECK(lib->headers == "full: the lean compile failed (candidate.cu(3): error: namespace \"at\" has no member \"save\")");
+    CHECK(lib->headers ==
+          "full: the lean compile failed (candidate.cu(3): error: namespace \"at\" has no member \"save\")");
     REQUIRE(f.compiles().size() == 2);
     CHECK(Fixture::lean_include(f.compiles()[0]));
     CHECK_FALSE(Fixture::lean_include(f.compiles()[1]));

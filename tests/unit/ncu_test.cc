@@ -68,6 +68,7 @@ TEST_SUITE("ncu") {
   TEST_CASE("a log without a table says what ncu printed last") {
     auto p = profiler::parse_ncu_csv("==PROF== Connected to process 7\n==ERROR== ERR_NVGPUCTRPERM\n", {});
     REQUIRE_FALSE(p.ok());
-    CHECK(p.error().message == "ncu wrote no kernel table:\n==PROF== Connected to process 7\n==ERROR== ERR_NVGPUCTRPERM");
+    CHECK(p.error().message ==
+          "ncu wrote no kernel table:\n==PROF== Connected to process 7\n==ERROR== ERR_NVGPUCTRPERM");
   }
 }

@@ -9,7 +9,9 @@ std::string dryrun() {
   REQUIRE(text.ok());
   return *text;
 }
-std::string program(const std::string& command) { return command.substr(0, command.find(' ')); }
+std::string program(const std::string& command) {
+  return command.substr(0, command.find(' '));
+}
 }  // namespace
 
 TEST_SUITE("eval::nvcc_split") {

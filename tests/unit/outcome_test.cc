@@ -3,9 +3,9 @@
 #include <cmath>
 #include <functional>
 
+#include "eval/build/shim.h"
 #include "eval/job.h"
 #include "eval/verdict/outcome.h"
-#include "eval/build/shim.h"
 
 namespace {
 using nlohmann::json;
@@ -15,7 +15,8 @@ eval::Outcome full_outcome() {
   eval::Outcome o;
   o.status = eval::Status::correct;
   o.message = "correct; speedup 2.000x";
-  o.compile = eval::CompileInfo{true, false, 1.5, "compiled\n", "nvcc candidate.cu", "lean", {{"plan", 0.05}, {"device", 2.5}}};
+  o.compile =
+      eval::CompileInfo{true, false, 1.5, "compiled\n", "nvcc candidate.cu", "lean", {{"plan", 0.05}, {"device", 2.5}}};
   eval::TrialDiff d;
   d.trial = 1;
   d.output = 0;
@@ -123,8 +124,8 @@ void check_consistent(const eval::Outcome& o) {
 TEST_SUITE("eval::Outcome") {
   TEST_CASE("every status round-trips through its name") {
     for (auto s : {eval::Status::compile_error, eval::Status::load_error, eval::Status::runtime_error,
-                   eval::Status::timeout, eval::Status::crashed, eval::Status::wrong_shape,
-                   eval::Status::mismatch, eval::Status::rejected, eval::Status::correct}) {
+                   eval::Status::timeout, eval::Status::crashed, eval::Status::wrong_shape, eval::Status::mismatch,
+                   eval::Status::rejected, eval::Status::correct}) {
       auto parsed = eval::parse_status(eval::to_string(s));
       REQUIRE(parsed.ok());
       CHECK(*parsed == s);
@@ -189,10 +190,12 @@ TEST_SUITE("eval::Outcome") {
   }
 
   TEST_CASE("a kernels record a candidate forged is refused where it is malformed") {
-    auto negative = eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", {{"watched", true}, {"own_us", -1}}}});
+    auto negative = eval::outcome_from_json(
+        json{{"status", "mismatch"}, {"message", "m"}, {"kernels", {{"watched", true}, {"own_us", -1}}}});
     REQUIRE_FALSE(negative.ok());
     CHECK(negative.error().message == "malformed result: kernels.own_us is not a finite non-negative number");
-    auto text = eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", {{"timed_own", "many"}}}});
+    auto text =
+        eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", {{"timed_own", "many"}}}});
     REQUIRE_FALSE(text.ok());
     CHECK(text.error().message.find("kernels.timed_own is not an integer") != std::string::npos);
     auto not_object = eval::outcome_from_json(json{{"status", "mismatch"}, {"message", "m"}, {"kernels", 3}});
@@ -253,7 +256,9 @@ TEST_SUITE("eval::Outcome") {
         {[](json& j) { j["timing"]["judge_raise_ms"] = -1.0; },
          "malformed result: timing.judge_raise_ms is not a finite non-negative number"},
         {[](json& j) { j["timing"]["trace"] = json::array(); }, "malformed result: timing.trace is not an object"},
-        {[](json& j) { j["timing"]["trace"] = {{"windows", std::string(5 << 20, 'x')}}; },
+        {[](json& j) {
+           j["timing"]["trace"] = {{"windows", std::string(5 << 20, 'x')}};
+         },
          "malformed result: timing.trace is larger than 4194304 bytes"},
         {[](json& j) { j["trials"] = json::object(); }, "malformed result: trials is not an array"},
         {[](json& j) { j["trials"] = json(std::vector<json>(10001, json::object())); },
@@ -316,8 +321,10 @@ TEST_SUITE("eval::Outcome") {
       INFO(at.to_string());
       json dropped = valid;
       json& parent = dropped[at.parent_pointer()];
-      if (parent.is_object()) parent.erase(at.back());
-      else parent.erase(std::stoul(at.back()));
+      if (parent.is_object())
+        parent.erase(at.back());
+      else
+        parent.erase(std::stoul(at.back()));
       decode(dropped);
       for (const auto& r : replacements) {
         json changed = valid;

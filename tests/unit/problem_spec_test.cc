@@ -6,10 +6,10 @@
 #include <fstream>
 
 #include "base/fs.h"
+#include "eval/build/shim.h"
 #include "eval/evaluate.h"
 #include "eval/problems/problem.h"
 #include "eval/problems/problem_index.h"
-#include "eval/build/shim.h"
 
 namespace fs = std::filesystem;
 
@@ -73,8 +73,7 @@ TEST_SUITE("eval::Problem") {
     CHECK(p->id == "level1/19");
     CHECK(p->inputs.size() == 4);
     CHECK(p->inputs[1].is_weight);
-    CHECK(eval::forward_parameters(*p) ==
-          "torch::Tensor x, torch::Tensor w, torch::Tensor t, double s");
+    CHECK(eval::forward_parameters(*p) == "torch::Tensor x, torch::Tensor w, torch::Tensor t, double s");
     auto small = eval::resolve_inputs(*p, "small");
     REQUIRE(small.ok());
     CHECK((*small)[0].shape == std::vector<int64_t>{2, 4});
@@ -160,8 +159,7 @@ TEST_SUITE("eval::Problem") {
 
   TEST_CASE("a transform after the draw is kept, resolved and checked") {
     // kGood with `then: VALUE` under a draw line: by default the first input's (line 9).
-    auto with_then = [](const std::string& value,
-                        const std::string& draw = "    draw: {normal: {mean: 0, std: 1}}\n") {
+    auto with_then = [](const std::string& value, const std::string& draw = "    draw: {normal: {mean: 0, std: 1}}\n") {
       std::string spec = kGood;
       spec.replace(spec.find(draw), draw.size(), draw + "    then: " + value + "\n");
       return spec;
@@ -358,9 +356,9 @@ TEST_SUITE("eval::Problem weight lists") {
     CHECK((*small)[1].list == "params");
     CHECK((*small)[1].is_weight);
     CHECK((*small)[1].shape == std::vector<int64_t>{4, 3, 3, 3});
-    CHECK((*small)[3].shape == std::vector<int64_t>{16, 64});                       // layer2.0: C=16
-    CHECK((*small)[3].draw.b == doctest::Approx(1.0 / 8));                           // fan_in C*4 = 64
-    CHECK((*small)[5].shape == std::vector<int64_t>{32, 8});                         // layer2.2: C*b, H
+    CHECK((*small)[3].shape == std::vector<int64_t>{16, 64});  // layer2.0: C=16
+    CHECK((*small)[3].draw.b == doctest::Approx(1.0 / 8));     // fan_in C*4 = 64
+    CHECK((*small)[5].shape == std::vector<int64_t>{32, 8});   // layer2.2: C*b, H
     CHECK((*small)[5].draw.kind == eval::DrawSpec::Kind::constant);
     auto full = eval::resolve_inputs(*p, "full");
     REQUIRE(full.ok());
@@ -391,24 +389,26 @@ TEST_SUITE("eval::Problem weight lists") {
   }
 
   TEST_CASE("a list's mistakes are errors at the entry or repeat that makes them") {
-    CHECK(load_error(with(kNet, "repeat: {b: \"1..n-1\"}", "repeat: {b: \"1..m\"}")).find(
-              "spec.yaml:18:21: range of 'b': in expression 'm' at column 1: unknown dim 'm'") != std::string::npos);
-    CHECK(load_error(with(kNet, "n: [1, 3]", "n: [1, 3, 4]")).find(
-              "loop variable 'n' has 3 values and 's' 2: lists of one repeat are walked together") !=
+    CHECK(load_error(with(kNet, "repeat: {b: \"1..n-1\"}", "repeat: {b: \"1..m\"}"))
+              .find("spec.yaml:18:21: range of 'b': in expression 'm' at column 1: unknown dim 'm'") !=
+          std::string::npos);
+    CHECK(load_error(with(kNet, "n: [1, 3]", "n: [1, 3, 4]"))
+              .find("loop variable 'n' has 3 values and 's' 2: lists of one repeat are walked together") !=
           std::string::npos);
     CHECK(load_error(with(kNet, "layer{s}.{b}.weight", "layer{s}.0.weight"))
               .find("entry 'layer2.0.weight' appears twice in weight list 'params' (as entries 2 and 3)") !=
           std::string::npos);
     CHECK(load_error(with(kNet, "[\"C*b\", H]", "[\"C*b\", Q]"))
-              .find("spec.yaml:20:17: size 'full', entry 'layer2.1.weight': in expression 'Q' at column 1: unknown dim 'Q'") != std::string::npos);
+              .find("spec.yaml:20:17: size 'full', entry 'layer2.1.weight': in expression 'Q' at column 1: unknown dim "
+                    "'Q'") != std::string::npos);
     CHECK(load_error(with(kNet, "{s: [1, 2], C: [8, 16], n: [1, 3]}", "{s: [1, 2], H: [8, 16], n: [1, 3]}"))
               .find("loop variable 'H' is also a dim") != std::string::npos);
     CHECK(load_error(with(kNet, "repeat: {b: \"1..n-1\"}", "repeat: {s: \"1..n-1\"}"))
               .find("loop variable 's' is already bound by an enclosing repeat") != std::string::npos);
     CHECK(load_error(with(kNet, "    items:\n      - {name: stem", "    shape: [3]\n    items:\n      - {name: stem"))
               .find("unknown key 'shape' in weight list 'params'") != std::string::npos);
-    CHECK(load_error(with(kNet, "name: \"layer{s}.0.weight\"", "name: \"layer{s.0.weight\""))
-              .find("'{' without '}'") != std::string::npos);
+    CHECK(load_error(with(kNet, "name: \"layer{s}.0.weight\"", "name: \"layer{s.0.weight\"")).find("'{' without '}'") !=
+          std::string::npos);
   }
 
   TEST_CASE("a list may not hold more entries than a request carries") {

@@ -42,7 +42,8 @@ TEST_SUITE("base::ProcessCaps") {
 
   TEST_CASE("are described in one line") {
     CHECK(base::describe(base::ProcessCaps{}) == "memory 6 GiB, cpu 240 s, file 256 MiB, processes 512");
-    CHECK(base::describe(base::ProcessCaps{3ull << 29, 0, 0, 0}) == "memory 1.5 GiB, cpu none, file none, processes none");
+    CHECK(base::describe(base::ProcessCaps{3ull << 29, 0, 0, 0}) ==
+          "memory 1.5 GiB, cpu none, file none, processes none");
   }
 
   TEST_CASE("name the memory cap from what gcc, cicc and Python say") {
@@ -80,16 +81,18 @@ TEST_SUITE("base::ProcessCaps") {
   TEST_CASE("name the file size cap from SIGXFSZ, from the driver's words, or from EFBIG") {
     base::ProcessCaps caps;
     CHECK(base::exceeded_cap(failed("", SIGXFSZ), caps) == "file size cap (256 MiB)");
-    CHECK(base::exceeded_cap(failed("c++: internal compiler error: File size limit exceeded signal terminated program as"),
-                             caps) == "file size cap (256 MiB)");
+    CHECK(base::exceeded_cap(
+              failed("c++: internal compiler error: File size limit exceeded signal terminated program as"), caps) ==
+          "file size cap (256 MiB)");
     CHECK(base::exceeded_cap(failed("/usr/bin/ld: final link failed: File too large"), caps) ==
           "file size cap (256 MiB)");
   }
 
   TEST_CASE("a source line the compiler quotes is not the compiler speaking") {
-    auto quoted = failed("a.cpp:3:1: error: 'x' was not declared in this scope\n"
-                         "    3 | x; // out of memory\n"
-                         "      | ^\n");
+    auto quoted = failed(
+        "a.cpp:3:1: error: 'x' was not declared in this scope\n"
+        "    3 | x; // out of memory\n"
+        "      | ^\n");
     CHECK_FALSE(base::exceeded_cap(quoted, base::ProcessCaps{}));
   }
 

@@ -28,8 +28,7 @@ profiler::DeviceLimits h200() {
   return d;
 }
 
-profiler::KernelRecord kernel(const std::string& name, double us, int grid_x, int block_x,
-                          int registers) {
+profiler::KernelRecord kernel(const std::string& name, double us, int grid_x, int block_x, int registers) {
   profiler::KernelRecord k;
   k.name = name;
   k.duration_us = us;
@@ -101,8 +100,7 @@ profiler::Profile softmax_profile() {
     p.candidate.kernels.push_back(k);
   }
   // 168 registers: 5376 per warp, 12 warps per SM, 3 blocks of 4 warps: 18.75%.
-  auto exp_sum =
-      kernel("softmax_exp_sum(float const*, float const*, float*, int)", 40, 4096, 128, 168);
+  auto exp_sum = kernel("softmax_exp_sum(float const*, float const*, float*, int)", 40, 4096, 128, 168);
   exp_sum.local_mem = 64;
   exp_sum.dynamic_smem = 49152;
   exp_sum.metrics = {{profiler::metric::sm_throughput, 78.4},
@@ -118,12 +116,11 @@ profiler::Profile softmax_profile() {
   normalize.grid[0] = 2048;
   normalize.duration_us = 6;
   p.candidate.kernels.push_back(normalize);
-  p.candidate.memory = {
-      {"memcpy DtoD", 4 << 20, 3.1}, {"memset", 4096, 1.2}, {"memset", 4096, 1.1}};
-  p.reference.kernels = {kernel(
-      "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
-      "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)",
-      30.5, 4096, 1024, 40)};
+  p.candidate.memory = {{"memcpy DtoD", 4 << 20, 3.1}, {"memset", 4096, 1.2}, {"memset", 4096, 1.1}};
+  p.reference.kernels = {
+      kernel("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+             "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)",
+             30.5, 4096, 1024, 40)};
   return p;
 }
 
@@ -189,8 +186,7 @@ TEST_SUITE("profiler::theoretical_occupancy") {
     CHECK(limiter == "shared memory");
     CHECK(profiler::theoretical_occupancy(launch(4096, 32), h200(), &limiter) == 0.0);
     CHECK(limiter == "warps");
-    CHECK(profiler::theoretical_occupancy(launch(256, 32), h200()) ==
-          100.0);  // no limiter asked for
+    CHECK(profiler::theoretical_occupancy(launch(256, 32), h200()) == 100.0);  // no limiter asked for
   }
 }
 
@@ -205,9 +201,7 @@ TEST_SUITE("profiler::summarize") {
     // 10 x 10 + 14 x 12 + 12 x 11 over 33 us: 12.1%.
     CHECK(contains(text, "neither SM (12%) nor memory (20%) is busy: latency- or launch-bound"));
     CHECK(contains(text, "3 launches, 33.0 us"));
-    CHECK(contains(
-        text,
-        "spills 64 B/thread; occupancy 19% theoretical (limited by registers), 18% achieved"));
+    CHECK(contains(text, "spills 64 B/thread; occupancy 19% theoretical (limited by registers), 18% achieved"));
     CHECK(contains(text, "grid (4096,1,1) block (256,1,1), shapes vary"));
   }
 
@@ -226,16 +220,16 @@ TEST_SUITE("profiler::summarize") {
   TEST_CASE("a note beside collected counters is shown") {
     auto p = elementwise_profile();
     p.counters_note = "the device lacks lts__t_sector_hit_rate.pct";
-    CHECK(contains(profiler::summarize(p),
-                   "\nHardware counters: the device lacks lts__t_sector_hit_rate.pct\n"));
+    CHECK(contains(profiler::summarize(p), "\nHardware counters: the device lacks lts__t_sector_hit_rate.pct\n"));
   }
 
   TEST_CASE("a candidate of library kernels only is called out") {
     auto p = no_counters_profile();
-    p.candidate.kernels = {kernel("ampere_sgemm_128x64_nn", 80, 64, 256, 122),
-                           p.reference.kernels[0]};
+    p.candidate.kernels = {kernel("ampere_sgemm_128x64_nn", 80, 64, 256, 122), p.reference.kernels[0]};
     auto text = profiler::summarize(p);
-    CHECK(contains(text, "\nNone of them is a kernel of your own: your code only called library kernels (PyTorch, cuBLAS, ...).\n"));
+    CHECK(contains(
+        text,
+        "\nNone of them is a kernel of your own: your code only called library kernels (PyTorch, cuBLAS, ...).\n"));
     p.candidate.kernels.push_back(kernel("my_epilogue(float*)", 3, 1, 32, 8));
     CHECK_FALSE(contains(profiler::summarize(p), "only library kernels"));
   }
@@ -255,8 +249,7 @@ TEST_SUITE("profiler::summarize") {
     profiler::Profile p = softmax_profile();
     for (int i = 0; i < 12; ++i) {
       auto k = p.candidate.kernels[3];  // softmax_exp_sum, with counters and stalls
-      k.name = "void fused_stage_" + std::to_string(i) + "<float, 128, 64, " +
-               std::string(80, 'T') + ">(float*)";
+      k.name = "void fused_stage_" + std::to_string(i) + "<float, 128, 64, " + std::string(80, 'T') + ">(float*)";
       k.duration_us = 50 + i;
       p.candidate.kernels.push_back(k);
       k.name = "reference_stage_" + std::to_string(i);
@@ -301,16 +294,13 @@ TEST_SUITE("profiler::summarize") {
           "void at::native::vectorized_elementwise_kernel<4, "
           "at::native::CUDAFunctor_add<flo...>(...)");
     CHECK(profiler::shorten_kernel_name(kAtAdd).size() == 90);
-    std::string longer =
-        "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4<" +
-        std::string(60, 'x') + ">>(Params)";
+    std::string longer = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4<" +
+                         std::string(60, 'x') + ">>(Params)";
     CHECK(profiler::shorten_kernel_name(longer) ==
           "void "
           "cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4<xxxxxx...>(...)");
-    std::string short_params =
-        "void k<" + std::string(70, 'y') + ">(float*, float*, float*, float*, int, int)";
-    CHECK(profiler::shorten_kernel_name(short_params) ==
-          "void k<" + std::string(70, 'y') + ">(...)");
+    std::string short_params = "void k<" + std::string(70, 'y') + ">(float*, float*, float*, float*, int, int)";
+    CHECK(profiler::shorten_kernel_name(short_params) == "void k<" + std::string(70, 'y') + ">(...)");
     std::string plain(120, 'a');
     CHECK(profiler::shorten_kernel_name(plain) == std::string(87, 'a') + "...");
   }

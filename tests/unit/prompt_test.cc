@@ -29,7 +29,8 @@ TEST_SUITE("agent::prompt") {
     auto problem = eval::ProblemIndex(test_support::fixture_problems_dir()).find("level1/19");
     REQUIRE(problem.ok());
     auto reference = base::read_file(problem->reference_path);
-    agent::Target target{eval::Backend::cuda, eval::LanguageId::cuda_cxx, "NVIDIA H200: 132 SMs, 141 GB HBM3e at 4.8 TB/s, 60 MB L2", "nvcc 13.0 (sm_90a)", "2.11.0"};
+    agent::Target target{eval::Backend::cuda, eval::LanguageId::cuda_cxx,
+                         "NVIDIA H200: 132 SMs, 141 GB HBM3e at 4.8 TB/s, 60 MB L2", "nvcc 13.0 (sm_90a)", "2.11.0"};
     auto values = agent::first_turn_values(*problem, "full", target, {1e-4, 1e-4}, *reference);
     auto text = templates().render("first_turn", values);
     REQUIRE_MESSAGE(text.ok(), (text.ok() ? "" : text.error().message));
@@ -97,8 +98,9 @@ TEST_SUITE("agent::prompt") {
     o.library_only = true;
     auto text = agent::render_feedback(templates(), o, {"timing"}, 2);
     REQUIRE(text.ok());
-    CHECK(text->find("Speedup: 7.900x.\n\nNo kernel of your own ran in the timed calls: library kernels did all the work "
-                     "(most launched: void at::native::vectorized_elementwise_kernel<4, gelu>). This campaign counts such "
-                     "a speedup for nothing; write the computation as a kernel of your own.") != std::string::npos);
+    CHECK(text->find(
+              "Speedup: 7.900x.\n\nNo kernel of your own ran in the timed calls: library kernels did all the work "
+              "(most launched: void at::native::vectorized_elementwise_kernel<4, gelu>). This campaign counts such "
+              "a speedup for nothing; write the computation as a kernel of your own.") != std::string::npos);
   }
 }

@@ -20,7 +20,9 @@ agent::ChatRequest request() {
   return {"be fast", {{"user", "write relu"}, {"assistant", "```cpp\n...\n```"}, {"user", "faster"}}};
 }
 
-HttpResponse ok(const json& body) { return {200, {}, body.dump(), ""}; }
+HttpResponse ok(const json& body) {
+  return {200, {}, body.dump(), ""};
+}
 
 std::string header(const agent::HttpRequest& r, const std::string& name) {
   for (const auto& [k, v] : r.headers)
@@ -41,10 +43,11 @@ TEST_SUITE("agent::provider requests") {
     CHECK(header(r, "Content-Type") == "application/json");
     auto body = json::parse(r.body);
     CHECK(body == json{{"model", "model-x"},
-                       {"messages", {{{"role", "system"}, {"content", "be fast"}},
-                                     {{"role", "user"}, {"content", "write relu"}},
-                                     {{"role", "assistant"}, {"content", "```cpp\n...\n```"}},
-                                     {{"role", "user"}, {"content", "faster"}}}},
+                       {"messages",
+                        {{{"role", "system"}, {"content", "be fast"}},
+                         {{"role", "user"}, {"content", "write relu"}},
+                         {{"role", "assistant"}, {"content", "```cpp\n...\n```"}},
+                         {{"role", "user"}, {"content", "faster"}}}},
                        {"max_completion_tokens", 1000},
                        {"temperature", 0.5},
                        {"reasoning_effort", "high"}});
@@ -139,19 +142,24 @@ TEST_SUITE("agent::provider table") {
     }
     auto bad = agent::parse_provider("gemini");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().message ==
-          "unknown provider 'gemini' (expected one of: openai, openai-responses, openai_compatible, anthropic, replay)");
+    CHECK(
+        bad.error().message ==
+        "unknown provider 'gemini' (expected one of: openai, openai-responses, openai_compatible, anthropic, replay)");
   }
 }
 
 TEST_SUITE("agent::provider responses") {
   TEST_CASE("openai chat: text, reasoning_content and usage with cached and reasoning tokens") {
-    auto p = agent::parse_response(model("openai"), ok({
-        {"id", "c1"},
-        {"choices", {{{"finish_reason", "stop"}, {"message", {{"content", "```cpp\nx\n```"}, {"reasoning_content", "think"}}}}}},
-        {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50},
-                   {"prompt_tokens_details", {{"cached_tokens", 40}}},
-                   {"completion_tokens_details", {{"reasoning_tokens", 30}}}}}}));
+    auto p = agent::parse_response(
+        model("openai"), ok({{"id", "c1"},
+                             {"choices",
+                              {{{"finish_reason", "stop"},
+                                {"message", {{"content", "```cpp\nx\n```"}, {"reasoning_content", "think"}}}}}},
+                             {"usage",
+                              {{"prompt_tokens", 100},
+                               {"completion_tokens", 50},
+                               {"prompt_tokens_details", {{"cached_tokens", 40}}},
+                               {"completion_tokens_details", {{"reasoning_tokens", 30}}}}}}));
     REQUIRE(p.response.has_value());
     CHECK(p.response->text == "```cpp\nx\n```");
     CHECK(p.response->reasoning == "think");
@@ -164,38 +172,44 @@ TEST_SUITE("agent::provider responses") {
 
   TEST_CASE("impossible usage from a server is not believed: zeroed and said so") {
     auto usage_of = [](json usage) {
-      auto p = agent::parse_response(model("openai"), ok({{"choices", {{{"finish_reason", "stop"}, {"message", {{"content", "x"}}}}}},
-                                                         {"usage", usage}}));
+      auto p = agent::parse_response(
+          model("openai"),
+          ok({{"choices", {{{"finish_reason", "stop"}, {"message", {{"content", "x"}}}}}}, {"usage", usage}}));
       REQUIRE(p.response.has_value());
       return p.response->usage;
     };
     auto huge = usage_of({{"prompt_tokens", INT64_MAX}, {"completion_tokens", 5}});
     CHECK(huge.input_tokens == 0);
     CHECK(huge.output_tokens == 0);
-    CHECK(huge.invalid == "the server reported impossible usage (input_tokens 9223372036854775807 is outside 0..100000000); "
-                          "counted as 0");
+    CHECK(huge.invalid ==
+          "the server reported impossible usage (input_tokens 9223372036854775807 is outside 0..100000000); "
+          "counted as 0");
     CHECK(agent::cost_usd(huge, agent::Price{1, 1, 1}) == 0);
     auto negative = usage_of({{"prompt_tokens", 10}, {"completion_tokens", -5}});
     CHECK(negative.invalid.find("output_tokens -5 is outside") != std::string::npos);
     auto unsigned_max = usage_of({{"prompt_tokens", 18446744073709551615ull}, {"completion_tokens", 5}});
     CHECK_FALSE(unsigned_max.invalid.empty());
-    auto cached = usage_of({{"prompt_tokens", 10}, {"completion_tokens", 5}, {"prompt_tokens_details", {{"cached_tokens", 11}}}});
+    auto cached =
+        usage_of({{"prompt_tokens", 10}, {"completion_tokens", 5}, {"prompt_tokens_details", {{"cached_tokens", 11}}}});
     CHECK(cached.invalid.find("cached_input_tokens 11 exceeds input_tokens 10") != std::string::npos);
     auto fine = usage_of({{"prompt_tokens", 10}, {"completion_tokens", 5}});
     CHECK(fine.invalid.empty());
     CHECK(fine.input_tokens == 10);
     // anthropic adds three counts: near INT64_MAX they must not wrap to a small or negative total
-    auto a = agent::parse_response(model("anthropic"), ok({{"content", {{{"type", "text"}, {"text", "x"}}}},
-                                                           {"stop_reason", "end_turn"},
-                                                           {"usage", {{"input_tokens", INT64_MAX}, {"output_tokens", 1},
-                                                                      {"cache_read_input_tokens", INT64_MAX}}}}));
+    auto a = agent::parse_response(
+        model("anthropic"),
+        ok({{"content", {{{"type", "text"}, {"text", "x"}}}},
+            {"stop_reason", "end_turn"},
+            {"usage", {{"input_tokens", INT64_MAX}, {"output_tokens", 1}, {"cache_read_input_tokens", INT64_MAX}}}}));
     REQUIRE(a.response.has_value());
     CHECK_FALSE(a.response->usage.invalid.empty());
     CHECK(a.response->usage.input_tokens == 0);
   }
 
   TEST_CASE("servers that name it reasoning, and refusals") {
-    auto p = agent::parse_response(model("openai"), ok({{"choices", {{{"message", {{"content", nullptr}, {"reasoning", "r"}, {"refusal", "I can't"}}}}}}}));
+    auto p = agent::parse_response(
+        model("openai"),
+        ok({{"choices", {{{"message", {{"content", nullptr}, {"reasoning", "r"}, {"refusal", "I can't"}}}}}}}));
     REQUIRE(p.response.has_value());
     CHECK(p.response->reasoning == "r");
     CHECK(p.response->finish_reason == "refusal");
@@ -214,7 +228,8 @@ TEST_SUITE("agent::provider responses") {
   }
 
   TEST_CASE("429 with Retry-After, 500 and 529 are retried; bad requests and exhausted quota are not") {
-    auto limited = agent::parse_response(model("openai"), {429, {{"retry-after", "2"}}, R"({"error":{"message":"Rate limit reached"}})", ""});
+    auto limited = agent::parse_response(
+        model("openai"), {429, {{"retry-after", "2"}}, R"({"error":{"message":"Rate limit reached"}})", ""});
     REQUIRE(limited.error.has_value());
     CHECK(limited.error->retryable);
     CHECK(*limited.error->retry_after_s == 2.0);
@@ -222,14 +237,20 @@ TEST_SUITE("agent::provider responses") {
     auto ms = agent::parse_response(model("openai"), {429, {{"retry-after-ms", "1500"}}, "", ""});
     CHECK(*ms.error->retry_after_s == 1.5);
     CHECK(agent::parse_response(model("openai"), {500, {}, "oops", ""}).error->retryable);
-    auto overloaded = agent::parse_response(model("anthropic"), {529, {}, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", ""});
+    auto overloaded = agent::parse_response(
+        model("anthropic"),
+        {529, {}, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", ""});
     CHECK(overloaded.error->retryable);
     CHECK(overloaded.error->message == "HTTP 529: Overloaded");
-    auto bad_key = agent::parse_response(model("openai"), {401, {}, R"({"error":{"message":"Incorrect API key"}})", ""});
+    auto bad_key =
+        agent::parse_response(model("openai"), {401, {}, R"({"error":{"message":"Incorrect API key"}})", ""});
     CHECK_FALSE(bad_key.error->retryable);
-    auto quota = agent::parse_response(model("openai"), {429, {}, R"({"error":{"message":"You exceeded your quota","code":"insufficient_quota"}})", ""});
+    auto quota = agent::parse_response(
+        model("openai"),
+        {429, {}, R"({"error":{"message":"You exceeded your quota","code":"insufficient_quota"}})", ""});
     CHECK_FALSE(quota.error->retryable);
-    auto bad_request = agent::parse_response(model("openai"), {400, {}, R"({"error":{"message":"max_tokens too large"}})", ""});
+    auto bad_request =
+        agent::parse_response(model("openai"), {400, {}, R"({"error":{"message":"max_tokens too large"}})", ""});
     CHECK_FALSE(bad_request.error->retryable);
     auto refused = agent::parse_response(model("openai"), {0, {}, "", "Connection refused"});
     CHECK(refused.error->retryable);
@@ -237,12 +258,19 @@ TEST_SUITE("agent::provider responses") {
   }
 
   TEST_CASE("openai responses: output text, reasoning summary, cut at the token limit") {
-    auto p = agent::parse_response(model("openai-responses"), ok({
-        {"id", "r1"}, {"status", "incomplete"}, {"incomplete_details", {{"reason", "max_output_tokens"}}},
-        {"output", {{{"type", "reasoning"}, {"summary", {{{"type", "summary_text"}, {"text", "plan"}}}}},
-                    {{"type", "message"}, {"content", {{{"type", "output_text"}, {"text", "```cu"}}}}}}},
-        {"usage", {{"input_tokens", 10}, {"output_tokens", 20}, {"input_tokens_details", {{"cached_tokens", 5}}},
-                   {"output_tokens_details", {{"reasoning_tokens", 15}}}}}}));
+    auto p = agent::parse_response(
+        model("openai-responses"),
+        ok({{"id", "r1"},
+            {"status", "incomplete"},
+            {"incomplete_details", {{"reason", "max_output_tokens"}}},
+            {"output",
+             {{{"type", "reasoning"}, {"summary", {{{"type", "summary_text"}, {"text", "plan"}}}}},
+              {{"type", "message"}, {"content", {{{"type", "output_text"}, {"text", "```cu"}}}}}}},
+            {"usage",
+             {{"input_tokens", 10},
+              {"output_tokens", 20},
+              {"input_tokens_details", {{"cached_tokens", 5}}},
+              {"output_tokens_details", {{"reasoning_tokens", 15}}}}}}));
     REQUIRE(p.response.has_value());
     CHECK(p.response->text == "```cu");
     CHECK(p.response->reasoning == "plan");
@@ -252,10 +280,16 @@ TEST_SUITE("agent::provider responses") {
   }
 
   TEST_CASE("anthropic: text and thinking blocks, cache reads counted as input") {
-    auto p = agent::parse_response(model("anthropic"), ok({
-        {"id", "msg_1"}, {"stop_reason", "max_tokens"},
-        {"content", {{{"type", "thinking"}, {"thinking", "hmm"}}, {{"type", "text"}, {"text", "code"}}}},
-        {"usage", {{"input_tokens", 10}, {"cache_read_input_tokens", 90}, {"cache_creation_input_tokens", 0}, {"output_tokens", 7}}}}));
+    auto p = agent::parse_response(
+        model("anthropic"),
+        ok({{"id", "msg_1"},
+            {"stop_reason", "max_tokens"},
+            {"content", {{{"type", "thinking"}, {"thinking", "hmm"}}, {{"type", "text"}, {"text", "code"}}}},
+            {"usage",
+             {{"input_tokens", 10},
+              {"cache_read_input_tokens", 90},
+              {"cache_creation_input_tokens", 0},
+              {"output_tokens", 7}}}}));
     REQUIRE(p.response.has_value());
     CHECK(p.response->text == "code");
     CHECK(p.response->reasoning == "hmm");

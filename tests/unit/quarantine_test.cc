@@ -79,7 +79,6 @@ Outcome correct_with(const KernelEvidence& k) {
   return o;
 }
 
-
 }  // namespace
 
 TEST_SUITE("eval::quarantine_reason") {
@@ -214,8 +213,9 @@ TEST_SUITE("agent::report quarantine") {
     CHECK(accepted["arms"][0]["turns"][0]["fast_p"]["1"].get<double>() == 1.0);
     CHECK_FALSE(accepted["arms"][0].contains("quarantined"));
     CHECK(accepted["arms"][0]["quarantine_accepted"] == 1);
-    CHECK(agent::format_report(accepted_report).find("  quarantine: 1 speedup accepted by a person (accepted.jsonl)\n") !=
-          std::string::npos);
+    CHECK(
+        agent::format_report(accepted_report).find("  quarantine: 1 speedup accepted by a person (accepted.jsonl)\n") !=
+        std::string::npos);
   }
 
   TEST_CASE("a campaign with nothing quarantined reports as before") {
@@ -227,10 +227,12 @@ TEST_SUITE("agent::report quarantine") {
 }
 
 TEST_SUITE("agent::report library only") {
-  TEST_CASE("a library-only attempt is correct but counts for nothing in fast_p for p > 0, and the report says how many") {
+  TEST_CASE(
+      "a library-only attempt is correct but counts for nothing in fast_p for p > 0, and the report says how many") {
     auto config = one_arm();
     const std::vector<std::string> problems = {"level1/88", "level1/19"};
-    const auto r_report = agent::campaign_report(config, problems, {attempt("level1/88", 7.9, "", true), attempt("level1/19", 1.5)});
+    const auto r_report =
+        agent::campaign_report(config, problems, {attempt("level1/88", 7.9, "", true), attempt("level1/19", 1.5)});
     auto r = agent::to_json(r_report);
     const auto& turn = r["arms"][0]["turns"][0];
     CHECK(turn["correct_rate"].get<double>() == 1.0);
@@ -238,8 +240,9 @@ TEST_SUITE("agent::report library only") {
     CHECK(turn["fast_p"]["1"].get<double>() == 0.5);
     CHECK(turn["geomean_speedup"].get<double>() == doctest::Approx(1.5));
     CHECK(r["arms"][0]["library_only"] == 1);
-    CHECK(agent::format_report(r_report).find("  library only: 1 correct attempt that ran no kernel of its own, left out of "
-                                       "fast_p for p > 0 and of the geomean (eval.library_only)\n") != std::string::npos);
+    CHECK(agent::format_report(r_report).find(
+              "  library only: 1 correct attempt that ran no kernel of its own, left out of "
+              "fast_p for p > 0 and of the geomean (eval.library_only)\n") != std::string::npos);
     const auto none_report = agent::campaign_report(config, problems, {attempt("level1/19", 1.5)});
     auto none = agent::to_json(none_report);
     CHECK_FALSE(none["arms"][0].contains("library_only"));
@@ -252,9 +255,9 @@ TEST_SUITE("agent::config static checks and library_only") {
       "strategies: [{name: s, kind: single_shot}]\n";
 
   TEST_CASE("eval.static_checks overrides rules over the defaults, or turns them off") {
-    auto c = agent::parse_config(std::string(base) +
-                                     "eval:\n  quarantine_speedup: 50\n  static_checks: {library_ops: reject, streams: off}\n",
-                                 "c.yaml");
+    auto c = agent::parse_config(
+        std::string(base) + "eval:\n  quarantine_speedup: 50\n  static_checks: {library_ops: reject, streams: off}\n",
+        "c.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     CHECK(c->eval.quarantine_speedup == 50);
     CHECK(c->eval.static_checks.action(eval::Rule::library_ops) == eval::RuleAction::reject);

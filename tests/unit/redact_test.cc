@@ -11,8 +11,7 @@ using Strings = std::vector<std::string>;
 TEST_SUITE("base::Redactor") {
   TEST_CASE("replaces every occurrence of a secret") {
     base::Redactor r({"sk-live-123456"});
-    CHECK(r.redact("key sk-live-123456 and again sk-live-123456.") ==
-          "key [REDACTED] and again [REDACTED].");
+    CHECK(r.redact("key sk-live-123456 and again sk-live-123456.") == "key [REDACTED] and again [REDACTED].");
     CHECK(r.redact("nothing to hide") == "nothing to hide");
     CHECK(r.redact("") == "");
   }
@@ -68,17 +67,28 @@ TEST_SUITE("base::Redactor") {
 
 TEST_SUITE("base::secrets_from_environment") {
   TEST_CASE("takes the values of variables whose names look secret") {
-    Strings env = {"PATH=/usr/bin",           "OPENAI_API_KEY=sk-1",      "GITHUB_TOKEN=ghp_x",
-                   "db_password=hunter2",     "AWS_SECRET_ACCESS_KEY=s3", "HOME=/home/me",
-                   "MY_PASSWD=pw",            "GOOGLE_CREDENTIALS=c",     "HTTP_AUTHORIZATION=Bearer b",
-                   "session_cookie=ck",       "TERM=xterm"};
+    Strings env = {"PATH=/usr/bin",
+                   "OPENAI_API_KEY=sk-1",
+                   "GITHUB_TOKEN=ghp_x",
+                   "db_password=hunter2",
+                   "AWS_SECRET_ACCESS_KEY=s3",
+                   "HOME=/home/me",
+                   "MY_PASSWD=pw",
+                   "GOOGLE_CREDENTIALS=c",
+                   "HTTP_AUTHORIZATION=Bearer b",
+                   "session_cookie=ck",
+                   "TERM=xterm"};
     CHECK(base::secrets_from_environment(env, {}) ==
           Strings{"sk-1", "ghp_x", "hunter2", "s3", "pw", "c", "Bearer b", "ck"});
   }
 
   TEST_CASE("a value that reads as a setting is no secret, unless a config names its variable") {
-    Strings env = {"TOKENIZERS_PARALLELISM=false", "HF_HUB_DISABLE_TOKEN=1", "AUTH_MODE=On", "MAX_KEYS=100",
-                   "PIN_PASSWORD=1234", "MY_LLM=off"};
+    Strings env = {"TOKENIZERS_PARALLELISM=false",
+                   "HF_HUB_DISABLE_TOKEN=1",
+                   "AUTH_MODE=On",
+                   "MAX_KEYS=100",
+                   "PIN_PASSWORD=1234",
+                   "MY_LLM=off"};
     CHECK(base::secrets_from_environment(env, {"MY_LLM"}) == Strings{"1234", "off"});
     CHECK(base::looks_like_setting("Disabled"));
     CHECK(base::looks_like_setting("0"));
@@ -88,16 +98,17 @@ TEST_SUITE("base::secrets_from_environment") {
   }
 
   TEST_CASE("names the variables whose secrets are too short to redact") {
-    Strings env = {"DB_PASSWORD=pw",   "OPENAI_API_KEY=sk-long-enough", "RETRY_TOKENS=42", "GH_TOKEN=ab1",
-                   "LLM=xy",           "PATH=/bin",                     "SHORT_AUTH=off",  "FOUR_KEY=abcd"};
+    Strings env = {"DB_PASSWORD=pw",  "OPENAI_API_KEY=sk-long-enough",
+                   "RETRY_TOKENS=42", "GH_TOKEN=ab1",
+                   "LLM=xy",          "PATH=/bin",
+                   "SHORT_AUTH=off",  "FOUR_KEY=abcd"};
     CHECK(base::unredactable_secret_names(env, {"LLM"}) == Strings{"DB_PASSWORD", "GH_TOKEN", "LLM"});
   }
 
   TEST_CASE("adds the variables a config names, and keeps each value once") {
-    Strings env = {"MY_LLM=llm-value", "OTHER=plain", "API_KEY=llm-value", "EMPTY_KEY=", "NO_EQUALS_KEY",
-                   "SERVICE=svc-value"};
-    CHECK(base::secrets_from_environment(env, {"MY_LLM", "SERVICE", "UNSET"}) ==
-          Strings{"llm-value", "svc-value"});
+    Strings env = {"MY_LLM=llm-value", "OTHER=plain",   "API_KEY=llm-value",
+                   "EMPTY_KEY=",       "NO_EQUALS_KEY", "SERVICE=svc-value"};
+    CHECK(base::secrets_from_environment(env, {"MY_LLM", "SERVICE", "UNSET"}) == Strings{"llm-value", "svc-value"});
   }
 
   TEST_CASE("a value may contain '='") {

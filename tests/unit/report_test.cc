@@ -13,7 +13,9 @@ namespace {
 AttemptSummary correct(const std::string& p, int sample, int turn, double speedup) {
   return {p, sample, turn, true, speedup};
 }
-AttemptSummary failed(const std::string& p, int sample, int turn) { return {p, sample, turn, false, 0}; }
+AttemptSummary failed(const std::string& p, int sample, int turn) {
+  return {p, sample, turn, false, 0};
+}
 }  // namespace
 
 TEST_SUITE("agent::report") {
@@ -29,8 +31,8 @@ TEST_SUITE("agent::report") {
 
   TEST_CASE("a chain keeps its best correct attempt from earlier turns") {
     std::vector<AttemptSummary> attempts = {
-        failed("a", 0, 1), correct("a", 0, 2, 1.2), correct("a", 0, 3, 0.8),  // regresses at turn 3
-        correct("b", 0, 1, 0.5), failed("b", 0, 2), correct("b", 0, 3, 3.0)};
+        failed("a", 0, 1),       correct("a", 0, 2, 1.2), correct("a", 0, 3, 0.8),  // regresses at turn 3
+        correct("b", 0, 1, 0.5), failed("b", 0, 2),       correct("b", 0, 3, 3.0)};
     auto f = compute_turns(attempts, {"a", "b"}, 1, 3, {1.0});
     REQUIRE(f.size() == 3);
     CHECK(f[0].fast_p[0] == 0.0);
@@ -42,8 +44,8 @@ TEST_SUITE("agent::report") {
   }
 
   TEST_CASE("with k samples, fast_p averages over chains and fast_p@k takes the best") {
-    std::vector<AttemptSummary> attempts = {correct("a", 0, 1, 1.5), correct("a", 1, 1, 0.7),
-                                            correct("b", 1, 1, 1.1), failed("b", 0, 1)};
+    std::vector<AttemptSummary> attempts = {correct("a", 0, 1, 1.5), correct("a", 1, 1, 0.7), correct("b", 1, 1, 1.1),
+                                            failed("b", 0, 1)};
     auto f = compute_turns(attempts, {"a", "b"}, 2, 1, {1.0});
     CHECK(f[0].fast_p[0] == 0.5);       // 2 of 4 chains
     CHECK(f[0].fast_p_at_k[0] == 1.0);  // both problems, by some chain
@@ -113,7 +115,8 @@ TEST_SUITE("agent::report") {
     CHECK(r["problems"] == 3);
     CHECK(r["left_out"]["problems"] == std::vector<std::string>{"level2/80"});
     const std::string text = agent::format_report(r_report);
-    CHECK(text.find("left out of fast_p, the correct rate and the geomean (set:degenerate): 1 of 3 problems: level2/80\n") !=
+    CHECK(text.find(
+              "left out of fast_p, the correct rate and the geomean (set:degenerate): 1 of 3 problems: level2/80\n") !=
           std::string::npos);
   }
 
@@ -135,13 +138,14 @@ TEST_SUITE("agent::report") {
       attempts.push_back(a);
     }
     attempts[3].devices_retired = {{1, "probe of device 1: the reference against itself ended timeout"}};
-    const auto r_report = agent::campaign_report(config, {"level1/1", "level1/2", "level1/3", "level1/4", "level1/5"}, attempts);
+    const auto r_report =
+        agent::campaign_report(config, {"level1/1", "level1/2", "level1/3", "level1/4", "level1/5"}, attempts);
     auto r = agent::to_json(r_report);
     CHECK(r["devices"]["attempts"] == json{{"0", 3}, {"2", 2}});
     REQUIRE(r["devices"]["retired"].size() == 1);
     CHECK(r["devices"]["retired"][0]["key"] == "m/s/level1/4/s0/t1");
     CHECK(agent::format_report(r_report).find("devices: 0 (3 attempts) 2 (2 attempts); device 1 retired after "
-                                       "m/s/level1/4/s0/t1: probe of device 1") != std::string::npos);
+                                              "m/s/level1/4/s0/t1: probe of device 1") != std::string::npos);
     for (auto& a : attempts) a.device.reset(), a.devices_retired.clear();
     CHECK_FALSE(agent::to_json(agent::campaign_report(config, {"level1/1"}, attempts)).contains("devices"));
     // The record keeps both through attempts.jsonl.

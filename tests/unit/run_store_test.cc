@@ -91,8 +91,9 @@ TEST_SUITE("agent::RunStore") {
     REQUIRE(RunStore::open(dir.path, "seed: 1\n", false).ok());
     auto refused = RunStore::open(dir.path, "seed: 2\n", false);
     REQUIRE_FALSE(refused.ok());
-    CHECK(refused.error().message == dir.path + ": this run folder was started with another config (" + dir.path +
-                                         "/config.yaml); use another --out, or --force to continue it with the new one");
+    CHECK(refused.error().message ==
+          dir.path + ": this run folder was started with another config (" + dir.path +
+              "/config.yaml); use another --out, or --force to continue it with the new one");
     REQUIRE(RunStore::open(dir.path, "seed: 2\n", true).ok());
     CHECK(*base::read_file(dir.path + "/config.yaml") == "seed: 2\n");
     CHECK(*base::read_file(dir.path + "/config.yaml.1") == "seed: 1\n");
@@ -136,7 +137,8 @@ TEST_SUITE("agent::RunStore") {
     auto store = RunStore::open(dir.path, "x", false);
     REQUIRE(store.ok());
     REQUIRE(store->warnings().size() == 1);
-    CHECK(store->warnings()[0] == "attempts.jsonl: gpt/refine/level1/19/s0/t2: attempt record: turn is not an integer; skipped");
+    CHECK(store->warnings()[0] ==
+          "attempts.jsonl: gpt/refine/level1/19/s0/t2: attempt record: turn is not an integer; skipped");
     REQUIRE(store->attempts().size() == 1);
     CHECK(store->attempts()[0].speedup == 2.0);
   }
@@ -145,7 +147,9 @@ TEST_SUITE("agent::RunStore") {
     TempDir dir;
     auto store = RunStore::open(dir.path, "x", false);
     REQUIRE(store.ok());
-    REQUIRE(store->record_attempt(record(kFirst, agent::AttemptStatus::correct, 1.2, "```cpp\nk\n```", "Correct, 1.2x.")).ok());
+    REQUIRE(
+        store->record_attempt(record(kFirst, agent::AttemptStatus::correct, 1.2, "```cpp\nk\n```", "Correct, 1.2x."))
+            .ok());
     REQUIRE(store->record_attempt(record(kSecond, agent::AttemptStatus::mismatch, std::nullopt, "", "Wrong.")).ok());
     auto summary = store->attempts()[0];
     CHECK(summary.response_text.empty());

@@ -14,8 +14,7 @@ TEST_SUITE("base::sha256_hex") {
   }
 
   TEST_CASE("hashes the one-block vector 'abc'") {
-    CHECK(base::sha256_hex("abc") ==
-          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(base::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   }
 
   TEST_CASE("hashes the 56-byte two-block vector") {

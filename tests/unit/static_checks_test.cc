@@ -19,7 +19,8 @@ StaticPolicy all(RuleAction action) {
 
 std::vector<std::string> rules_of(const std::vector<Finding>& findings) {
   std::vector<std::string> out;
-  for (const Finding& f : findings) out.push_back(eval::to_string(f.rule) + ":" + f.what + "@" + std::to_string(f.line));
+  for (const Finding& f : findings)
+    out.push_back(eval::to_string(f.rule) + ":" + f.what + "@" + std::to_string(f.line));
   return out;
 }
 
@@ -28,28 +29,35 @@ std::vector<std::string> rules_of(const std::vector<Finding>& findings) {
 TEST_SUITE("eval::scan_source") {
   TEST_CASE("each rule finds its token, on its line") {
     const std::string src =
-        "#include <torch/torch.h>\n"                                   // 1
-        "#include <cublas_v2.h>\n"                                     // 2
-        "torch::Tensor forward(torch::Tensor x) {\n"                   // 3
-        "  cudaStream_t s; cudaStreamCreate(&s);\n"                    // 4
-        "  std::thread t([] {}); t.detach();\n"                        // 5
-        "  if (fork() == 0) system(\"true\");\n"                       // 6
-        "  const char* k = getenv(\"HOME\");\n"                        // 7
-        "  FILE* f = fopen(\"/proc/self/maps\", \"r\");\n"             // 8
-        "  auto t0 = std::chrono::steady_clock::now();\n"              // 9
-        "  signal(SIGTERM, SIG_IGN);\n"                                // 10
-        "  void* h = dlopen(\"libc.so.6\", RTLD_NOW);\n"               // 11
-        "  asm volatile(\"\" ::: \"memory\");\n"                       // 12
-        "  std::ofstream out(\"x\");\n"                                // 13
-        "  return at::relu(x) + x.matmul(x);\n"                        // 14
+        "#include <torch/torch.h>\n"                        // 1
+        "#include <cublas_v2.h>\n"                          // 2
+        "torch::Tensor forward(torch::Tensor x) {\n"        // 3
+        "  cudaStream_t s; cudaStreamCreate(&s);\n"         // 4
+        "  std::thread t([] {}); t.detach();\n"             // 5
+        "  if (fork() == 0) system(\"true\");\n"            // 6
+        "  const char* k = getenv(\"HOME\");\n"             // 7
+        "  FILE* f = fopen(\"/proc/self/maps\", \"r\");\n"  // 8
+        "  auto t0 = std::chrono::steady_clock::now();\n"   // 9
+        "  signal(SIGTERM, SIG_IGN);\n"                     // 10
+        "  void* h = dlopen(\"libc.so.6\", RTLD_NOW);\n"    // 11
+        "  asm volatile(\"\" ::: \"memory\");\n"            // 12
+        "  std::ofstream out(\"x\");\n"                     // 13
+        "  return at::relu(x) + x.matmul(x);\n"             // 14
         "}\n";
     auto got = rules_of(scan_source(src, all(RuleAction::warn)));
-    std::vector<std::string> want = {
-        "vendor_libraries:cublas_v2@2", "streams:cudaStreamCreate@4", "threads:std::thread@5",
-        "processes:fork@6",            "environment:getenv@7",  "file_writes:fopen@8",
-        "proc_files:\"/proc...\"@8",    "timers:std::chrono::steady_clock@9", "signals:signal@10",
-        "dynamic_loading:dlopen@11",   "host_asm:asm@12",            "file_writes:std::ofstream@13",
-        "library_ops:at::relu@14"};
+    std::vector<std::string> want = {"vendor_libraries:cublas_v2@2",
+                                     "streams:cudaStreamCreate@4",
+                                     "threads:std::thread@5",
+                                     "processes:fork@6",
+                                     "environment:getenv@7",
+                                     "file_writes:fopen@8",
+                                     "proc_files:\"/proc...\"@8",
+                                     "timers:std::chrono::steady_clock@9",
+                                     "signals:signal@10",
+                                     "dynamic_loading:dlopen@11",
+                                     "host_asm:asm@12",
+                                     "file_writes:std::ofstream@13",
+                                     "library_ops:at::relu@14"};
     CHECK(got == want);
     // One finding per rule and line; a compute method is a library op too.
     CHECK(rules_of(scan_source("torch::Tensor forward(torch::Tensor x) {\n  return x.matmul(x).relu();\n}\n",
@@ -88,9 +96,11 @@ TEST_SUITE("eval::scan_source") {
         "  int i; asm(\"mov.u32 %0, %%tid.x;\" : \"=r\"(i));\n"
         "  if (i < n) y[i] = x[i] > 0 ? x[i] : 0;\n"
         "}\n"
-        "__device__ __forceinline__ float ld(const float* p) { float v; asm volatile(\"ld.global.nc.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(p)); return v; }\n"
+        "__device__ __forceinline__ float ld(const float* p) { float v; asm volatile(\"ld.global.nc.f32 %0, [%1];\" : "
+        "\"=f\"(v) : \"l\"(p)); return v; }\n"
         "}  // namespace k\n"
-        "static unsigned long long host_ticks() { unsigned lo, hi; __asm__ volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi)); return lo; }\n";
+        "static unsigned long long host_ticks() { unsigned lo, hi; __asm__ volatile(\"rdtsc\" : \"=a\"(lo), "
+        "\"=d\"(hi)); return lo; }\n";
     auto got = rules_of(scan_source(src, all(RuleAction::warn)));
     CHECK(got == std::vector<std::string>{"host_asm:__asm__@8"});
   }
@@ -134,35 +144,36 @@ TEST_SUITE("eval::scan_source") {
     strict.actions[Rule::library_ops] = RuleAction::reject;
     strict.actions[Rule::vendor_libraries] = RuleAction::reject;
     CHECK(rules_of(scan_source(src, strict)) ==
-          std::vector<std::string>{"vendor_libraries:cublas_v2@1", "streams:cudaStreamCreate@3",
-                                   "environment:getenv@4", "library_ops:at::gelu@5"});
+          std::vector<std::string>{"vendor_libraries:cublas_v2@1", "streams:cudaStreamCreate@3", "environment:getenv@4",
+                                   "library_ops:at::gelu@5"});
   }
 
   TEST_CASE("includes of a path, a device or a macro, and embedded files, are rejected; headers by name are not") {
     const std::string src =
-        "#include <torch/extension.h>\n"           // 1: a header by name
-        "#include </etc/shadow>\n"                 // 2
-        "#  include \"../../secret.h\"\n"          // 3
-        "#define P </dev/zero>\n"                  // 4
-        "#include P\n"                             // 5: a path a macro builds
-        "#include_next </proc/self/environ>\n"     // 6
-        "// #include </etc/passwd> in a comment\n" // 7
+        "#include <torch/extension.h>\n"                                         // 1: a header by name
+        "#include </etc/shadow>\n"                                               // 2
+        "#  include \"../../secret.h\"\n"                                        // 3
+        "#define P </dev/zero>\n"                                                // 4
+        "#include P\n"                                                           // 5: a path a macro builds
+        "#include_next </proc/self/environ>\n"                                   // 6
+        "// #include </etc/passwd> in a comment\n"                               // 7
         "__device__ void k() { asm(\".incbin \\\"/root/.ssh/id_rsa\\\"\"); }\n"  // 8
-        "#include \"cuda_fp16.h\"\n";             // 9
+        "#include \"cuda_fp16.h\"\n";                                            // 9
     auto findings = scan_source(src, StaticPolicy{});
     std::vector<std::string> lines;
     for (const Finding& f : findings)
       if (f.rule == Rule::include_paths) lines.push_back(std::to_string(f.line));
     CHECK(lines == std::vector<std::string>{"2", "3", "5", "6", "8"});
-    CHECK(eval::rejection_message(findings).rfind("static check 'include_paths': line 2 uses #include </etc/shadow>", 0) == 0);
+    CHECK(eval::rejection_message(findings).rfind("static check 'include_paths': line 2 uses #include </etc/shadow>",
+                                                  0) == 0);
   }
 
   TEST_CASE("host asm is found by whole words: a host function named __device__-something, or __host__ __device__") {
     const std::string src =
-        "void my__device__fn() { asm(\"rdtsc\"); }\n"               // 1: host code
+        "void my__device__fn() { asm(\"rdtsc\"); }\n"                   // 1: host code
         "__host__ __device__ int both() { asm(\"nop\"); return 0; }\n"  // 2: compiled for the host too
-        "__device__ int dev() { asm(\"nop\"); return 0; }\n"          // 3: device only
-        "__global__ void my_extern_kernel() { asm(\"nop\"); }\n";     // 4: a kernel, not an extern block
+        "__device__ int dev() { asm(\"nop\"); return 0; }\n"            // 3: device only
+        "__global__ void my_extern_kernel() { asm(\"nop\"); }\n";       // 4: a kernel, not an extern block
     std::vector<int> lines;
     for (const Finding& f : scan_source(src, StaticPolicy{}))
       if (f.rule == Rule::host_asm) lines.push_back(f.line);

@@ -42,7 +42,8 @@ TEST_SUITE("agent::StatusLine") {
     agent::StatusLine line(stdout, false, 0);
     CHECK(line.text(progress(4), 8) ==
           "[4/10] turn 2, 3 correct, fast_1 25.0%, 12345 tokens, $0.5000, 8.00 s elapsed, ~12.00 s left");
-    CHECK(line.text(progress(10), 20) == "[10/10] turn 2, 3 correct, fast_1 25.0%, 12345 tokens, $0.5000, 20.00 s elapsed");
+    CHECK(line.text(progress(10), 20) ==
+          "[10/10] turn 2, 3 correct, fast_1 25.0%, 12345 tokens, $0.5000, 20.00 s elapsed");
   }
 
   TEST_CASE("attempts found in the store do not count toward the pace; with none done yet, no time left is guessed") {
@@ -60,7 +61,7 @@ TEST_SUITE("agent::StatusLine") {
     const std::string text = printed([](FILE* out) {
       agent::StatusLine line(out, false, 0);
       line.show(progress(1), 0.2);
-      line.show(progress(2), 0.9);   // within the second: not printed
+      line.show(progress(2), 0.9);  // within the second: not printed
       line.show(progress(3), 1.3);
       line.show(progress(10), 1.4);  // the last
     });

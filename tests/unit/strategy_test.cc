@@ -72,7 +72,8 @@ TEST_SUITE("agent::Strategy") {
     CHECK(best.history[1].content == "feedback 1");
     CHECK(best.builds_on == 1);
     // Before anything is correct, best_of_k_refine goes on from the last turn.
-    auto none = agent::make_strategy(config(agent::StrategyKind::best_of_k_refine, 5))->next({turn(1, false), turn(2, false)});
+    auto none =
+        agent::make_strategy(config(agent::StrategyKind::best_of_k_refine, 5))->next({turn(1, false), turn(2, false)});
     CHECK(answers(none) == std::vector<std::string>{"answer 2"});
   }
 
@@ -86,7 +87,8 @@ TEST_SUITE("agent::Strategy") {
     }
     auto bad = agent::parse_strategy_kind("beam");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().message == "unknown strategy kind 'beam' (expected one of: single_shot, refine, best_of_k_refine)");
+    CHECK(bad.error().message ==
+          "unknown strategy kind 'beam' (expected one of: single_shot, refine, best_of_k_refine)");
     auto history = agent::parse_history("first");
     REQUIRE_FALSE(history.ok());
     CHECK(history.error().message == "unknown history 'first' (expected one of: full, last)");
@@ -100,6 +102,8 @@ TEST_SUITE("agent::Strategy") {
     // No correct kernel at all counts as no improvement.
     CHECK(s->next({turn(1, false), turn(2, false)}).stop);
     // The same rule for every kind.
-    CHECK(agent::make_strategy(config(agent::StrategyKind::best_of_k_refine, 10, agent::History::full, 1))->next({turn(1, true, 1.0), turn(2, true, 1.0)}).stop);
+    CHECK(agent::make_strategy(config(agent::StrategyKind::best_of_k_refine, 10, agent::History::full, 1))
+              ->next({turn(1, true, 1.0), turn(2, true, 1.0)})
+              .stop);
   }
 }

@@ -95,11 +95,9 @@ TEST_SUITE("base::text") {
   }
 
   TEST_CASE("head_and_tail keeps the head and tail with a marker between") {
-    CHECK(base::head_and_tail("0123456789ABCDEFGHIJ", 10) ==
-          "01234\n[... 10 bytes omitted ...]\nFGHIJ");
+    CHECK(base::head_and_tail("0123456789ABCDEFGHIJ", 10) == "01234\n[... 10 bytes omitted ...]\nFGHIJ");
     // An odd budget gives the extra byte to the tail.
-    CHECK(base::head_and_tail("0123456789ABCDEFGHIJ", 5) ==
-          "01\n[... 15 bytes omitted ...]\nHIJ");
+    CHECK(base::head_and_tail("0123456789ABCDEFGHIJ", 5) == "01\n[... 15 bytes omitted ...]\nHIJ");
   }
 
   TEST_CASE("last_lines keeps the final lines without the trailing newline") {

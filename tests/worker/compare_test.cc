@@ -26,7 +26,9 @@ at::Tensor floats(std::vector<float> values) {
 }
 
 // 0, 1, 2, ... 5 as a 2 x 3 float tensor.
-at::Tensor two_by_three() { return at::arange(6, at::kFloat).reshape({2, 3}); }
+at::Tensor two_by_three() {
+  return at::arange(6, at::kFloat).reshape({2, 3});
+}
 
 }  // namespace
 
@@ -178,10 +180,14 @@ TEST_SUITE("eval::worker::within_tolerance") {
   // where it says no: the two must agree on every kind of element.
   TEST_CASE("agrees with compare_values on the edge cases, in every dtype and layout") {
     const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
-    const std::vector<std::pair<float, float>> pairs = {
-        {1.0f, 1.0f},      {1.0f, 1.0f + 0.5e-2f}, {1.0f, 1.02f},  {0.0f, 0.9e-3f}, {0.0f, 2e-3f},
-        {nan, nan},        {nan, 1.0f},            {1.0f, nan},    {inf, inf},      {-inf, inf},
-        {1.0f, inf},       {inf, 1.0f},            {-5.0f, -5.04f}, {-5.0f, -5.2f}, {1e30f, 1.001e30f}};
+    const std::vector<std::pair<float, float>> pairs = {{1.0f, 1.0f},      {1.0f, 1.0f + 0.5e-2f},
+                                                        {1.0f, 1.02f},     {0.0f, 0.9e-3f},
+                                                        {0.0f, 2e-3f},     {nan, nan},
+                                                        {nan, 1.0f},       {1.0f, nan},
+                                                        {inf, inf},        {-inf, inf},
+                                                        {1.0f, inf},       {inf, 1.0f},
+                                                        {-5.0f, -5.04f},   {-5.0f, -5.2f},
+                                                        {1e30f, 1.001e30f}};
     for (const auto& [a, e] : pairs) {
       for (auto dtype : {at::kFloat, at::kDouble, at::kHalf}) {
         at::Tensor actual = floats({a}).to(dtype), expected = floats({e}).to(dtype);
@@ -217,8 +223,7 @@ TEST_SUITE("eval::worker::check_structure") {
   TEST_CASE("names a shape difference") {
     CHECK(check_structure({at::zeros({2, 3})}, {at::zeros({3, 2})}) ==
           std::optional<std::string>("output 0 has shape [2, 3], expected [3, 2]"));
-    CHECK(check_structure({at::zeros({4}), at::zeros({2, 3})},
-                          {at::zeros({4}), at::zeros({6})}) ==
+    CHECK(check_structure({at::zeros({4}), at::zeros({2, 3})}, {at::zeros({4}), at::zeros({6})}) ==
           std::optional<std::string>("output 1 has shape [2, 3], expected [6]"));
   }
 

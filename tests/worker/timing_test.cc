@@ -54,10 +54,11 @@ class FakeDevice : public eval::worker::Device {
   }
 };
 
-CallTime host_and_stream(double ms) { return CallTime{ms, ms, ms}; }
+CallTime host_and_stream(double ms) {
+  return CallTime{ms, ms, ms};
+}
 
-eval::TimingOptions options(int warmup, int min_trials, int max_trials, double target_seconds,
-                            bool flush) {
+eval::TimingOptions options(int warmup, int min_trials, int max_trials, double target_seconds, bool flush) {
   eval::TimingOptions o;
   o.warmup = warmup;
   o.min_trials = min_trials;
@@ -188,8 +189,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("warms up both sides, then alternates which goes first") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
-    auto t = time_interleaved(device, options(2, 4, 4, 0, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(2, 4, 4, 0, false), device.call("ref"), device.call("cand"));
     REQUIRE_MESSAGE(t.ok(), t.error().message);
     CHECK(device.log == std::vector<std::string>{
                             "ref", "cand", "ref", "cand", "sync",  // warm-up
@@ -203,13 +203,20 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("flushes the cache before every timed call when enabled") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
-    auto t = time_interleaved(device, options(1, 2, 2, 0, true), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(1, 2, 2, 0, true), device.call("ref"), device.call("cand"));
     REQUIRE_MESSAGE(t.ok(), t.error().message);
     CHECK(device.log == std::vector<std::string>{
-                            "ref", "cand", "sync",
-                            "flush", "ref", "flush", "cand",
-                            "flush", "cand", "flush", "ref",
+                            "ref",
+                            "cand",
+                            "sync",
+                            "flush",
+                            "ref",
+                            "flush",
+                            "cand",
+                            "flush",
+                            "cand",
+                            "flush",
+                            "ref",
                         });
     CHECK(device.flushes == device.timed_calls);
     CHECK(t->l2_flushed);
@@ -218,8 +225,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("does not flush when disabled") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
-    auto t = time_interleaved(device, options(1, 3, 3, 0, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(1, 3, 3, 0, false), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(device.flushes == 0);
     CHECK(device.timed_calls == 6);
@@ -230,8 +236,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
     // Each trial spends 3 ms of host time; a 1 ms target is spent after the first.
-    auto t = time_interleaved(device, options(0, 5, 100, 0.001, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(0, 5, 100, 0.001, false), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(t->reference.trials == 5);
     CHECK(t->candidate.trials == 5);
@@ -241,8 +246,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
     // 3 ms a trial: 29.5 ms are spent after 10 trials.
-    auto t = time_interleaved(device, options(0, 2, 100, 0.0295, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(0, 2, 100, 0.0295, false), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(t->reference.trials == 10);
     CHECK(t->candidate.trials == 10);
@@ -251,8 +255,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("stops at max_trials even when the target time is not spent") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
-    auto t = time_interleaved(device, options(0, 2, 7, 1000, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(0, 2, 7, 1000, false), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(t->reference.trials == 7);
     CHECK(t->candidate.trials == 7);
@@ -262,8 +265,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("runs no warm-up calls when warmup is 0") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(2)}, {"cand", host_and_stream(1)}};
-    auto t = time_interleaved(device, options(0, 1, 1, 0, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(0, 1, 1, 0, false), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(device.log == std::vector<std::string>{"sync", "ref", "cand"});
   }
@@ -271,8 +273,7 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("speedup is the reference median over the candidate median") {
     FakeDevice device;
     device.times = {{"ref", host_and_stream(3)}, {"cand", host_and_stream(1.5)}};
-    auto t = time_interleaved(device, options(1, 4, 4, 0, true), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(1, 4, 4, 0, true), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(t->reference.median_ms == 3);
     CHECK(t->candidate.median_ms == 1.5);
@@ -285,12 +286,11 @@ TEST_SUITE("eval::worker::time_interleaved") {
   TEST_CASE("uses device-wide times for a side that leaves work on other streams") {
     FakeDevice device;
     device.times = {{"ref", CallTime{2.0, 2.1, 2.02}}, {"cand", CallTime{0.1, 4.0, 4.05}}};
-    auto t = time_interleaved(device, options(0, 3, 3, 0, false), device.call("ref"),
-                              device.call("cand"));
+    auto t = time_interleaved(device, options(0, 3, 3, 0, false), device.call("ref"), device.call("cand"));
     REQUIRE(t.ok());
     CHECK(t->device_wide);
-    CHECK(t->reference.median_ms == 2.0);   // stream times: host agrees
-    CHECK(t->candidate.median_ms == 4.0);   // device-wide, not the 0.1 ms of its stream
+    CHECK(t->reference.median_ms == 2.0);  // stream times: host agrees
+    CHECK(t->candidate.median_ms == 4.0);  // device-wide, not the 0.1 ms of its stream
     CHECK(t->candidate.host_median_ms == 4.05);
     CHECK(t->speedup == doctest::Approx(0.5));
   }
@@ -326,8 +326,8 @@ TEST_SUITE("eval::worker::bound_claims") {
   using eval::Backend;
   using eval::worker::bound_claims;
   using eval::worker::fit_window_cost;
-  using eval::worker::WindowCost;
   using eval::worker::median;
+  using eval::worker::WindowCost;
 
   TEST_CASE("the window cost is a line through the medians of one call and of many") {
     WindowCost c = fit_window_cost({0.30, 0.10, 0.20}, {1.30, 1.10, 5.0}, 11);
@@ -377,7 +377,9 @@ TEST_SUITE("eval::worker::bound_claims") {
     CHECK(median(shaded.per_call) >= 0.053 - cost.slack_at(32) / 32);
   }
 
-  TEST_CASE("calls the judge's clock cannot resolve are charged their window's share: a lower bound, never a negative floor") {
+  TEST_CASE(
+      "calls the judge's clock cannot resolve are charged their window's share: a lower bound, never a negative "
+      "floor") {
     // A candidate faster than the window's own cost: every floor below zero
     // (until 2026-12-06 written as it was, and refused as malformed: crashed).
     WindowCost cost{0.50, 0.0, 0.01};
