@@ -68,13 +68,44 @@ int show(const Args& args) {
     std::fprintf(stderr, "refinery problems show: %s\n", p.error().message.c_str());
     return 1;
   }
+  const std::string size = args.get("size", "full");
+  if (args.has("json")) {
+    // What forward receives at that size, one entry per tensor or scalar (a
+    // weight list's entries each with their own name): for tools that check
+    // a problem's other references against its spec.
+    auto resolved = eval::resolve_inputs(*p, size);
+    if (!resolved) {
+      std::fprintf(stderr, "refinery problems show: %s\n", resolved.error().message.c_str());
+      return 1;
+    }
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& in : *resolved) {
+      nlohmann::json j = {{"name", in.entry.empty() ? in.name : in.entry},
+                          {"weight", in.is_weight},
+                          {"dtype", eval::to_string(in.dtype)}};
+      if (!in.list.empty()) j["list"] = in.list;
+      if (in.is_scalar)
+        j["scalar"] = in.scalar_value;
+      else
+        j["shape"] = in.shape;
+      inputs.push_back(j);
+    }
+    nlohmann::json dims = nlohmann::json::object();
+    for (const auto& [name, value] : *p->size(size)) dims[name] = value;
+    std::printf(
+        "%s\n",
+        nlohmann::json{
+            {"problem", p->id}, {"name", p->name}, {"size", size}, {"dims", dims}, {"inputs", inputs}, {"dir", p->dir}}
+            .dump(2)
+            .c_str());
+    return 0;
+  }
   auto spec = base::read_file(p->spec_path);
   auto ref = base::read_file(p->reference_path);
   Printer out;
   out.line(out.bold(p->id + " " + p->name) + "  (" + p->dir + ")");
   out.line("forward(" + eval::forward_parameters(*p) + ")");
   // Weight lists as the prompt shows them, at the size asked for (full by default).
-  const std::string size = args.get("size", "full");
   for (const auto& in : p->inputs)
     if (in.is_list && p->size(size)) out.line("\nsize " + size + ": " + eval::describe_list(in, *p->size(size)));
   out.line("\n# " + p->spec_path + "\n" + (spec ? *spec : spec.error().message));
@@ -231,7 +262,7 @@ int check(const Args& args) {
 int cmd_problems(const std::vector<std::string>& argv) {
   const char* usage =
       "usage: refinery problems list [ID...]\n"
-      "       refinery problems show ID [--size small|full]\n"
+      "       refinery problems show ID [--size small|full] [--json]\n"
       "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [--audit] [flags]\n"
       "ID: level1/19, a name, a folder, a range of one level (level1/1-40) or a set (set:quick)\n";
   if (argv.empty()) {

@@ -157,6 +157,21 @@ TEST_SUITE("refinery command line") {
     CHECK(show.exit_code == 0);
     CHECK(show.out.find("forward(torch::Tensor x)") != std::string::npos);
     CHECK(show.out.find("return torch::relu(x);") != std::string::npos);
+    // --json: what forward receives at that size, a weight list's entries by their own names.
+    auto shown = refinery({"problems", "show", "level3/4", "--size", "small", "--json"});
+    REQUIRE_MESSAGE(shown.exit_code == 0, shown.err);
+    auto j = nlohmann::json::parse(shown.out);
+    CHECK(j["problem"] == "level3/4");
+    CHECK(j["dims"] == nlohmann::json{{"B", 256}, {"NC", 20}});
+    REQUIRE(j["inputs"].size() == 11);
+    CHECK(j["inputs"][0] ==
+          nlohmann::json{{"name", "x"}, {"weight", false}, {"dtype", "float32"}, {"shape", {256, 1, 32, 32}}});
+    CHECK(j["inputs"][9]["name"] == "fc3.weight");
+    CHECK(j["inputs"][9]["list"] == "params");
+    CHECK(j["inputs"][9]["shape"] == nlohmann::json{20, 84});
+    auto scalar = nlohmann::json::parse(refinery({"problems", "show", "level1/5", "--json"}).out);
+    CHECK(scalar["inputs"][1] ==
+          nlohmann::json{{"name", "s"}, {"weight", false}, {"dtype", "float64"}, {"scalar", 3.14}});
   }
 
   TEST_CASE("problems check runs a reference twice and prints its median") {
