@@ -214,7 +214,9 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   }
   if (c.problems.ids.empty() && c.problems.levels.empty())
     return doc.error_at(problems, "'problems' selects nothing: give 'ids' or 'levels'");
-  TRY((Reader{doc, problems}.choice("size", c.problems.size, {"full", "small"})));
+  std::string size = eval::to_string(c.problems.size);
+  TRY((Reader{doc, problems}.choice("size", size, {"full", "small"})));
+  c.problems.size = *eval::parse_size(size);
 
   TRY_ASSIGN(YAML::Node models, yaml::require(doc, root, "models", "config"));
   TRY(yaml::expect_sequence(doc, models, "'models'"));

@@ -54,7 +54,7 @@ struct StrategyConfig {
 struct ProblemSelection {
   std::vector<std::string> ids;  // level1/19, names or folders
   std::vector<int> levels;       // every problem of these levels
-  std::string size = "full";     // full | small
+  eval::Size size = eval::Size::full;
 };
 
 struct Config {

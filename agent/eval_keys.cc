@@ -163,7 +163,10 @@ const std::vector<EvalKey>& eval_keys() {
       {"", "size", F::value, "size preset: small or full (default: small on cpu, full on cuda)",
        "a campaign's config gives it as problems.size",
        [](KeySource& s, EvalSettings& e) -> Status {
-         return into(s.choice({"small", "full"}), e.asked.size);
+         auto name = s.choice({"small", "full"});
+         if (!name) return name.error();
+         e.asked.size = *eval::parse_size(*name);
+         return {};
        }},
       {"timeout", "timeout", F::value, "seconds before the worker is killed (default 300)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.number(1, 86400), e.launch.timeout); }},

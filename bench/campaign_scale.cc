@@ -194,7 +194,7 @@ int run(int argc, char** argv) {
   std::atomic<int> asked{0}, evaluated{0};
   eval::EvalSettings settings;
   settings.backend = eval::Backend::cuda;
-  settings.size = "full";
+  settings.size = eval::Size::full;
   agent::CampaignDeps deps{
       *config,
       *store,

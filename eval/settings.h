@@ -55,8 +55,8 @@ struct LaunchSettings {
 
 // What was asked where `auto` is an answer; agent::make_context resolves it.
 struct AskedSettings {
-  std::optional<Backend> backend;   // unset (auto): cuda where the worker sees a GPU, else cpu
-  std::optional<std::string> size;  // full | small; unset: full on cuda, small on cpu
+  std::optional<Backend> backend;  // unset (auto): cuda where the worker sees a GPU, else cpu
+  std::optional<Size> size;        // unset: full on cuda, small on cpu
   Profiler profiler = Profiler::automatic;
   std::vector<std::string> metrics;  // profile counters; empty: profiler::default_metrics()
   bool operator==(const AskedSettings&) const = default;
@@ -65,7 +65,7 @@ struct AskedSettings {
 struct EvalSettings {
   AskedSettings asked;
   Backend backend = Backend::cpu;  // resolved from asked.backend
-  std::string size = "small";      // resolved from asked.size
+  Size size = Size::small;         // resolved from asked.size
   Mode mode = Mode::refinery;
   int trials = 5;  // correctness trials
   // Enabled, the most timed trials (max_trials, 100), the calls per window

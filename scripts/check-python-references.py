@@ -17,8 +17,8 @@ its shape, and every parameter of the Model must be one of them (a parameter the
 set would make the Python reference disagree with the C++ one).
 
 For each problem this script, at the size asked for (small by default): builds the Model from the
-dims, sets every weight from a random tensor of the spec's shape, runs forward on random inputs of
-the spec's shapes and dtypes, and checks that get_inputs() / get_init_inputs() give the full size's
+dims, sets every weight from a tensor drawn as the spec draws it, runs forward on inputs drawn as
+the spec draws them (shapes, dtypes, distributions, transforms), and checks that get_inputs() / get_init_inputs() give the full size's
 shapes. It does not compare the output with the C++ reference's: that is `refinery problems check
 --python`'s, through the judge (issue 33).
 
@@ -58,13 +58,35 @@ def load_module(path):
     return module
 
 
-def random_tensor(shape, dtype):
+def random_tensor(shape, dtype, draw=None, then=None):
+    """A tensor drawn as the spec draws it (refinery problems show --json's `draw`: uniform [a,b),
+    normal mean a std b, randint [a,b), bernoulli p=a, constant a; default_init is resolved to
+    uniform there), then transformed as the spec says."""
     t = DTYPES[dtype]
-    if t == torch.bool:
-        return torch.rand(shape) > 0.5
-    if not t.is_floating_point:
-        return torch.randint(0, 4, shape, dtype=t)
-    return torch.randn(shape, dtype=t)
+    kind, a, b = (draw or {}).get("kind", "normal"), (draw or {}).get("a", 0.0), (draw or {}).get("b", 1.0)
+    if kind == "uniform":
+        x = torch.rand(shape, dtype=torch.float64) * (b - a) + a
+    elif kind == "normal":
+        x = torch.randn(shape, dtype=torch.float64) * b + a
+    elif kind == "randint":
+        x = torch.randint(int(a), int(b), shape).to(torch.float64)
+    elif kind == "bernoulli":
+        x = (torch.rand(shape, dtype=torch.float64) < a).to(torch.float64)
+    elif kind == "constant":
+        x = torch.full(shape, float(a), dtype=torch.float64)
+    else:
+        x = torch.randn(shape, dtype=torch.float64)
+    if then == "symmetric":
+        x = (x + x.transpose(-2, -1)) / 2
+    elif then == "triu":
+        x = x.triu()
+    elif then == "tril":
+        x = x.tril()
+    elif then == "softmax":
+        x = x.softmax(-1)
+    elif then == "sign":
+        x = x.sign()
+    return x.to(t) if t != torch.bool else x != 0
 
 
 class on_meta:
@@ -111,7 +133,8 @@ def check(problem, size, refinery, problems_dir):
                 if "scalar" in entry:
                     forward_inputs.append(entry["scalar"])
                 else:
-                    forward_inputs.append(random_tensor(entry["shape"], entry["dtype"]))
+                    forward_inputs.append(random_tensor(entry["shape"], entry["dtype"], entry.get("draw"),
+                                                        entry.get("then")))
                 continue
             target = entry["name"] if "list" in entry else weights_map.get(entry["name"])
             if target is None:
@@ -121,7 +144,7 @@ def check(problem, size, refinery, problems_dir):
             if list(owned[target].shape) != entry["shape"]:
                 return (f"weight '{entry['name']}' -> '{target}': the Model's is {list(owned[target].shape)}, "
                         f"the spec's {entry['shape']}")
-            owned[target].copy_(random_tensor(entry["shape"], entry["dtype"]))
+            owned[target].copy_(random_tensor(entry["shape"], entry["dtype"], entry.get("draw"), entry.get("then")))
             set_names.add(target)
     unset = [n for n, _ in model.named_parameters() if n not in set_names]
     if unset:

@@ -79,7 +79,7 @@ struct RealEvaluator {
     launcher = std::make_unique<eval::WorkerLauncher>(lo, spawner);
     evaluator = std::make_unique<eval::Evaluator>(*compiler, *launcher);
     settings.backend = backend;
-    settings.size = backend == eval::Backend::cpu ? "small" : "full";
+    settings.size = backend == eval::Backend::cpu ? eval::Size::small : eval::Size::full;
     settings.trials = 3;
     settings.seed = 1234;
     settings.timing.warmup = 1;

@@ -164,7 +164,7 @@ class Scheduler {
     TRY_ASSIGN(std::string reference, base::read_file(c.problem->reference_path));
     TRY_ASSIGN(st.first, d_.templates.render(
                              "first_turn",
-                             first_turn_values(*c.problem, d_.eval_settings.size, d_.target,
+                             first_turn_values(*c.problem, eval::to_string(d_.eval_settings.size), d_.target,
                                                eval::effective_tolerance(*c.problem, d_.eval_settings), reference)));
     TRY_ASSIGN(st.system,
                d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));

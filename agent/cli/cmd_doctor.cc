@@ -36,7 +36,7 @@ int cmd_doctor(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "refinery doctor: %s\n", settings.error().message.c_str());
     return base::exit_code(settings.error());
   }
-  if (!settings->asked.size) settings->asked.size = "small";
+  if (!settings->asked.size) settings->asked.size = eval::Size::small;
   settings->allow_untrusted = true;  // to see what is missing rather than stop at it
   auto ctx_or = make_context(*settings);
   if (!ctx_or) {

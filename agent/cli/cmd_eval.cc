@@ -43,7 +43,8 @@ int cmd_eval(const std::vector<std::string>& argv) {
   auto ctx = make_context(*settings);
   if (!ctx) return fail(ctx.error());
   if (!problem->size((*ctx)->settings.size))
-    return fail(base::Error{"problem " + problem->id + " has no size '" + (*ctx)->settings.size + "'"});
+    return fail(
+        base::Error{"problem " + problem->id + " has no size '" + eval::to_string((*ctx)->settings.size) + "'"});
 
   auto outcome = (*ctx)->evaluator->evaluate(*problem, *source, (*ctx)->settings);
   if (!outcome) {
@@ -55,7 +56,7 @@ int cmd_eval(const std::vector<std::string>& argv) {
     return 0;
   }
   Printer out;
-  out.line(out.bold(problem->id + " " + problem->name) + " (" + (*ctx)->settings.size + ", " +
+  out.line(out.bold(problem->id + " " + problem->name) + " (" + eval::to_string((*ctx)->settings.size) + ", " +
            eval::to_string((*ctx)->settings.backend) + "), candidate " + args->get("candidate"));
   std::printf("%s", format_outcome(*outcome, out).c_str());
   if (outcome->profile) {

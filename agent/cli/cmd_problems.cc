@@ -84,6 +84,10 @@ int show(const Args& args) {
                           {"weight", in.is_weight},
                           {"dtype", eval::to_string(in.dtype)}};
       if (!in.list.empty()) j["list"] = in.list;
+      if (!in.is_scalar) {
+        j["draw"] = {{"kind", eval::to_string(in.draw.kind)}, {"a", in.draw.a}, {"b", in.draw.b}};
+        if (!in.then.empty()) j["then"] = in.then;
+      }
       if (in.is_scalar)
         j["scalar"] = in.scalar_value;
       else
@@ -253,7 +257,7 @@ int check(const Args& args) {
     std::printf("%s\n", results.dump(2).c_str());
   else
     out.line(std::to_string(problems.size() - failures) + " of " + std::to_string(problems.size()) + " problems ok (" +
-             eval::to_string(ctx.settings.backend) + ", size " + ctx.settings.size + ")");
+             eval::to_string(ctx.settings.backend) + ", size " + eval::to_string(ctx.settings.size) + ")");
   return failures ? 1 : 0;
 }
 

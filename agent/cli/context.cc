@@ -66,7 +66,7 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
   s = settings;
   Probe probe = probe_worker(ctx->spawner, worker);
   s.backend = s.asked.backend.value_or(probe.cuda ? eval::Backend::cuda : eval::Backend::cpu);
-  s.size = s.asked.size.value_or(s.backend == eval::Backend::cuda ? "full" : "small");
+  s.size = s.asked.size.value_or(s.backend == eval::Backend::cuda ? eval::Size::full : eval::Size::small);
   // Every text of an outcome, and every compile log before the cache stores it, is redacted of these.
   const std::vector<std::string> environment = eval::current_environment();
   s.secrets = base::secrets_from_environment(environment, secret_names);

@@ -11,6 +11,22 @@
 #include "eval/problems/problem_decode.h"
 
 namespace eval {
+
+std::string to_string(Size size) {
+  switch (size) {
+    case Size::small:
+      return "small";
+    case Size::full:
+      return "full";
+  }
+  return "small";
+}
+
+base::Result<Size> parse_size(const std::string& name) {
+  for (Size s : {Size::small, Size::full})
+    if (to_string(s) == name) return s;
+  return base::Error{"unknown size '" + name + "' (expected small or full)"};
+}
 namespace fs = std::filesystem;
 using base::Error;
 using base::Result;

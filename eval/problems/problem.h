@@ -103,6 +103,11 @@ struct InputSpec {
   std::string why;                           // why this distribution was chosen
 };
 
+// A problem's two size presets (spec.yaml's sizes): small for quick runs and cpu, full as KernelBench sizes it.
+enum class Size { small, full };
+std::string to_string(Size size);
+base::Result<Size> parse_size(const std::string& name);
+
 // One tensor or scalar forward receives. A weight list resolves to one per
 // entry, named "params[3]", each knowing its list and its entry's name.
 struct ResolvedInput {
@@ -136,6 +141,7 @@ struct Problem {
   std::string flops, bytes;  // optional expressions over dims
 
   const base::Dims* size(const std::string& preset) const;
+  const base::Dims* size(Size preset) const { return size(to_string(preset)); }
   std::vector<std::string> size_names() const;
 };
 
@@ -144,6 +150,9 @@ base::Result<Problem> load_problem(const std::string& dir);
 
 // The inputs with shapes and draws resolved for one size preset.
 base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const std::string& preset);
+inline base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, Size preset) {
+  return resolve_inputs(problem, to_string(preset));
+}
 
 // The C++ type forward() takes an input as: "torch::Tensor", "double",
 // "int64_t", "bool", or "const std::vector<torch::Tensor>&" for a weight list.

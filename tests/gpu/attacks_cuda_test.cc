@@ -6,7 +6,7 @@
 namespace attacks {
 test_support::RealEvaluator& evaluator() {
   static test_support::RealEvaluator e(eval::Backend::cuda, 120, gpu_support::probe().arch);
-  e.settings.size = "small";
+  e.settings.size = eval::Size::small;
   return e;
 }
 const char* backend() {
@@ -30,7 +30,7 @@ namespace {
 test_support::RealEvaluator& capped() {
   static test_support::RealEvaluator e(eval::Backend::cuda, 120, gpu_support::probe().arch, 0, true,
                                        uint64_t{4096} << 20);
-  e.settings.size = "small";
+  e.settings.size = eval::Size::small;
   return e;
 }
 

@@ -27,11 +27,11 @@ test_support::RealEvaluator& cuda() {
 
 // Small sizes for failure modes, full size where timing is the point.
 eval::Outcome run_small(const std::string& source) {
-  cuda().settings.size = "small";
+  cuda().settings.size = eval::Size::small;
   return cuda().run("level1/19", source);
 }
 eval::Outcome run_full(const std::string& source) {
-  cuda().settings.size = "full";
+  cuda().settings.size = eval::Size::full;
   cuda().settings.timing.min_trials = 10;
   cuda().settings.timing.max_trials = 30;
   return cuda().run("level1/19", source);
@@ -66,7 +66,7 @@ TEST_SUITE("eval end to end, cuda backend") {
     CHECK_FALSE(own.library_only);
 
     const eval::EvalSettings saved = cuda().settings;
-    cuda().settings.size = "small";
+    cuda().settings.size = eval::Size::small;
     auto gelu = cuda().run("level1/88", fixture("published/library_gelu.cu"));
     CHECK_MESSAGE(gelu.status == Status::correct, gelu.message);
     REQUIRE(gelu.kernels.has_value());
@@ -139,7 +139,7 @@ TEST_SUITE("eval end to end, cuda backend") {
 
   TEST_CASE("a hang is a timeout, and its runner goes with it") {
     test_support::RealEvaluator short_deadline(eval::Backend::cuda, 15, gpu_support::probe().arch);
-    short_deadline.settings.size = "small";
+    short_deadline.settings.size = eval::Size::small;
     auto o = short_deadline.run("level1/19", fixture("relu_hang.cpp"));
     CHECK(o.status == Status::timeout);
     bool gone = false;

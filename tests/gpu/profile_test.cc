@@ -27,7 +27,7 @@ test_support::RealEvaluator& cuda() {
 }
 
 eval::Outcome profiled(const std::string& tool) {
-  cuda().settings.size = "full";
+  cuda().settings.size = eval::Size::full;
   cuda().settings.profile = {*eval::parse_profiler(tool), profiler::default_metrics()};
   cuda().settings.ncu_path = base::find_on_path("ncu");
   auto o = cuda().run("level1/19", fixture("relu_cuda_correct.cu"));

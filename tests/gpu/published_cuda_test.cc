@@ -16,7 +16,7 @@ using test_support::fixture;
 namespace {
 test_support::RealEvaluator& cuda() {
   static test_support::RealEvaluator evaluator(eval::Backend::cuda, 120, gpu_support::probe().arch);
-  evaluator.settings.size = "small";
+  evaluator.settings.size = eval::Size::small;
   return evaluator;
 }
 eval::Outcome run(const std::string& problem, const std::string& name) {
@@ -61,9 +61,9 @@ TEST_SUITE("published kernels, cuda backend") {
     // At full size: at small size the hidden work is a few microseconds, under
     // what tells it from launch latency (the judge's floor still bounds it).
     auto& evaluator = cuda();
-    evaluator.settings.size = "full";
+    evaluator.settings.size = eval::Size::full;
     auto o = evaluator.run("level1/1", fixture("published/cublas_matmul_side_stream.cu"));
-    evaluator.settings.size = "small";
+    evaluator.settings.size = eval::Size::small;
     CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", log_of(o));
     REQUIRE(o.timing.has_value());
     CHECK(o.timing->device_wide);
@@ -78,7 +78,7 @@ TEST_SUITE("published kernels, cuda backend") {
         {"level1/1", "cublas_matmul.cu"}};
     static test_support::RealEvaluator full(eval::Backend::cuda, 120, gpu_support::probe().arch, 0,
                                             /*lean_headers=*/false);
-    full.settings.size = "small";
+    full.settings.size = eval::Size::small;
     // The full compiles take half a minute each: all at once, then evaluated from the cache.
     std::vector<std::future<void>> compiles;
     for (const auto& [problem, name] : cases)

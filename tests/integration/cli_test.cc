@@ -164,8 +164,11 @@ TEST_SUITE("refinery command line") {
     CHECK(j["problem"] == "level3/4");
     CHECK(j["dims"] == nlohmann::json{{"B", 256}, {"NC", 20}});
     REQUIRE(j["inputs"].size() == 11);
-    CHECK(j["inputs"][0] ==
-          nlohmann::json{{"name", "x"}, {"weight", false}, {"dtype", "float32"}, {"shape", {256, 1, 32, 32}}});
+    CHECK(j["inputs"][0] == nlohmann::json{{"name", "x"},
+                                           {"weight", false},
+                                           {"dtype", "float32"},
+                                           {"shape", {256, 1, 32, 32}},
+                                           {"draw", {{"kind", "uniform"}, {"a", 0.0}, {"b", 1.0}}}});
     CHECK(j["inputs"][9]["name"] == "fc3.weight");
     CHECK(j["inputs"][9]["list"] == "params");
     CHECK(j["inputs"][9]["shape"] == nlohmann::json{20, 84});

@@ -58,7 +58,7 @@ TEST_SUITE("agent::Config") {
     CHECK(c->seed == 7);
     CHECK(c->problems.ids == std::vector<std::string>{"level1/19", "softmax"});
     CHECK(c->problems.levels == std::vector<int>{2});
-    CHECK(c->problems.size == "small");
+    CHECK(c->problems.size == eval::Size::small);
     REQUIRE(c->models.size() == 2);
     CHECK(c->models[0].api_key_env == "OPENAI_API_KEY");
     CHECK(*c->models[0].temperature == 0.2);
