@@ -21,7 +21,7 @@ B, C, H, W = 112, 64, 512, 512
 
 
 def get_inputs():
-    return [torch.randn(B, C, H, W)]
+    return [torch.randn(B, C, H, W) * 2 + 1]
 
 
 def get_init_inputs():

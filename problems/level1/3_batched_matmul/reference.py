@@ -19,7 +19,7 @@ BATCH, M, K, N = 128, 512, 1024, 2048
 
 
 def get_inputs():
-    return [torch.randn(BATCH, M, K), torch.randn(BATCH, K, N)]
+    return [torch.randn(BATCH, M, K) * 0.18, torch.randn(BATCH, K, N) * 0.18]
 
 
 def get_init_inputs():

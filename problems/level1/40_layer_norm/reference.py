@@ -21,7 +21,7 @@ B, C, H, W = 16, 64, 256, 256
 
 
 def get_inputs():
-    return [torch.randn(B, C, H, W)]
+    return [torch.randn(B, C, H, W) * 2 + 1]
 
 
 def get_init_inputs():
