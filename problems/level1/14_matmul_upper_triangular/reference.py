@@ -1,0 +1,26 @@
+"""level1/14 (Matrix multiplication of upper-triangular matrices), as KernelBench structures a problem: C =
+triu(A @ B) for square matrices."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B):
+        return torch.triu(torch.matmul(A, B))
+
+
+WEIGHTS = {}
+
+# The full size (spec.yaml's sizes.full).
+N = 4096
+
+
+def get_inputs():
+    return [torch.randn(N, N) * 0.15, torch.randn(N, N) * 0.15]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,28 @@
+"""level1/64 (ConvTranspose1d), as KernelBench structures a problem: ConvTranspose1d(CI->CO, k=3, s=1, p=0,
+no bias) over [B, CI, L]."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, CI, CO):
+        super().__init__()
+        self.conv1d_transpose = nn.ConvTranspose1d(CI, CO, kernel_size=3, stride=1, padding=0, output_padding=0, dilation=1, groups=1, bias=False)
+
+    def forward(self, x):
+        return self.conv1d_transpose(x)
+
+
+# Each weight of spec.yaml -> the parameter of Model that holds it.
+WEIGHTS = {"weight": "conv1d_transpose.weight"}
+
+# The full size (spec.yaml's sizes.full).
+B, CI, CO, L = 64, 128, 128, 65536
+
+
+def get_inputs():
+    return [torch.rand(B, CI, L)]
+
+
+def get_init_inputs():
+    return [CI, CO]

@@ -1,0 +1,28 @@
+"""level1/77 (ConvTranspose3d, square kernel, padded, dilated, strided), as KernelBench structures a
+problem: ConvTranspose3d(CI->CO, k=3, s=2, p=1, dilation 2, no bias) over [B, CI, D, H, W]."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, CI, CO):
+        super().__init__()
+        self.conv_transpose3d = nn.ConvTranspose3d(CI, CO, kernel_size=3, stride=(2, 2, 2), padding=(1, 1, 1), output_padding=0, dilation=(2, 2, 2), groups=1, bias=False)
+
+    def forward(self, x):
+        return self.conv_transpose3d(x)
+
+
+# Each weight of spec.yaml -> the parameter of Model that holds it.
+WEIGHTS = {"weight": "conv_transpose3d.weight"}
+
+# The full size (spec.yaml's sizes.full).
+B, CI, CO, D, H, W = 16, 32, 64, 16, 32, 32
+
+
+def get_inputs():
+    return [torch.rand(B, CI, D, H, W)]
+
+
+def get_init_inputs():
+    return [CI, CO]

@@ -1,0 +1,32 @@
+"""level2/32 (Conv2d + scaling + channel min), as KernelBench structures a problem: min over channels
+(keepdim) of conv2d(x) * 2.0 with a 3x3 kernel, stride 1, no padding."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self, CI, CO):
+        super().__init__()
+        self.conv = nn.Conv2d(CI, CO, kernel_size=3)
+        self.scale_factor = 2.0
+
+    def forward(self, x):
+        x = self.conv(x)
+        x = x * self.scale_factor
+        return torch.min(x, dim=1, keepdim=True)[0]
+
+
+# Each weight of spec.yaml -> the parameter of Model that holds it.
+WEIGHTS = {"conv_weight": "conv.weight", "conv_bias": "conv.bias"}
+
+# The full size (spec.yaml's sizes.full).
+B, CI, CO, H, W = 64, 64, 128, 256, 256
+
+
+def get_inputs():
+    return [torch.randn(B, CI, H, W)]
+
+
+def get_init_inputs():
+    return [CI, CO]

@@ -1,0 +1,30 @@
+"""level3/38 (LSTMBidirectional), as KernelBench structures a problem: a 6-layer bidirectional LSTM (batch_first, no
+dropout) from the inputs h0 and c0, then fc on the last step's output [B, 2*H]."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, IN, H, OUT):
+        super().__init__()
+        self.lstm = nn.LSTM(IN, H, num_layers=6, batch_first=True, dropout=0.0, bidirectional=True)
+        self.fc = nn.Linear(2 * H, OUT)
+
+    def forward(self, x, h0, c0):
+        y, (h_n, c_n) = self.lstm(x, (h0, c0))
+        return self.fc(y[:, -1, :])
+
+
+# The weight list `params` is named as this Model's state_dict names it: no entries needed.
+WEIGHTS = {}
+
+# The full size (spec.yaml's sizes.full).
+B, T, IN, H, OUT = 10, 512, 128, 256, 10
+
+
+def get_inputs():
+    return [torch.rand(B, T, IN), torch.rand(12, B, H), torch.rand(12, B, H)]
+
+
+def get_init_inputs():
+    return [IN, H, OUT]
