@@ -74,12 +74,13 @@ class YamlSource : public KeySource {
 
 class FlagSource : public KeySource {
  public:
-  FlagSource(const Args& args, const EvalKey& row) : args_(args), row_(row) {}
-  Result<int64_t> integer(int64_t min, int64_t max) override { return args_.integer(row_.flag, 0, min, max); }
-  Result<double> number(double min, double max) override { return args_.number(row_.flag, 0, min, max); }
-  Result<std::string> text() override { return args_.get(row_.flag); }
+  // `flag`: the row's flag, or its old name where that is the one given.
+  FlagSource(const Args& args, const EvalKey& row, std::string flag) : args_(args), row_(row), flag_(std::move(flag)) {}
+  Result<int64_t> integer(int64_t min, int64_t max) override { return args_.integer(flag_, 0, min, max); }
+  Result<double> number(double min, double max) override { return args_.number(flag_, 0, min, max); }
+  Result<std::string> text() override { return args_.get(flag_); }
   Result<std::string> choice(const std::vector<std::string>& choices) override {
-    std::string v = args_.get(row_.flag);
+    std::string v = args_.get(flag_);
     if (std::find(choices.begin(), choices.end(), v) == choices.end())
       return base::usage_error(name() + " must be " + one_of(choices) + ", not '" + v + "'");
     return v;
@@ -87,16 +88,17 @@ class FlagSource : public KeySource {
   Result<bool> boolean() override { return row_.form != FlagForm::given_false; }
   Result<std::vector<std::string>> items() override {
     std::vector<std::string> out;
-    for (const auto& item : base::split(args_.get(row_.flag), ','))
+    for (const auto& item : base::split(args_.get(flag_), ','))
       if (!base::trim(item).empty()) out.push_back(base::trim(item));
     return out;
   }
-  std::string name() const override { return "--" + row_.flag; }
+  std::string name() const override { return "--" + flag_; }
   Error error(const std::string& message, int) const override { return base::usage_error(message); }
 
  private:
   const Args& args_;
   const EvalKey& row_;
+  std::string flag_;
 };
 
 // Reads a value of its source's type into a field of another arithmetic type.
@@ -340,17 +342,17 @@ Result<EvalSettings> eval_settings_from_args(const Args& args, std::vector<std::
   EvalSettings settings;
   for (const auto& row : eval_keys()) {
     if (row.flag.empty()) continue;
-    EvalKey as_given = row;
+    std::string flag = row.flag;
     if (!row.old_name.empty() && args.has(row.old_name)) {
       if (args.has(row.flag))
         return base::usage_error("--" + row.old_name + " is the old name of --" + row.flag + ": give only --" +
                                  row.flag);
-      as_given.flag = row.old_name;
+      flag = row.old_name;
       if (notes)
         notes->push_back("--" + row.old_name + " is deprecated: it is now --" + row.flag + " (the same setting)");
     }
-    if (!args.has(as_given.flag)) continue;
-    FlagSource source(args, as_given);
+    if (!args.has(flag)) continue;
+    FlagSource source(args, row, flag);
     TRY(row.decode(source, settings));
   }
   return settings;

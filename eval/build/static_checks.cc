@@ -8,6 +8,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "eval/build/source_lexer.h"
+
 namespace eval {
 namespace {
 
@@ -59,125 +61,6 @@ const char* why(Rule rule) {
              "device or a path a macro builds, and embeds no files (.incbin); include only what it compiles against";
   }
   return "";
-}
-
-// The source with comments blanked (newlines kept, so offsets keep their
-// lines); `keep_strings` false also blanks the contents of string and
-// character literals (their quotes stay).
-std::string blank(const std::string& s, bool keep_strings) {
-  std::string out = s;
-  size_t i = 0;
-  const size_t n = s.size();
-  auto wipe = [&](size_t from, size_t to) {
-    for (size_t k = from; k < to && k < n; ++k)
-      if (out[k] != '\n') out[k] = ' ';
-  };
-  while (i < n) {
-    if (s.compare(i, 2, "//") == 0) {
-      size_t end = s.find('\n', i);
-      if (end == std::string::npos) end = n;
-      wipe(i, end);
-      i = end;
-    } else if (s.compare(i, 2, "/*") == 0) {
-      size_t end = s.find("*/", i + 2);
-      end = end == std::string::npos ? n : end + 2;
-      wipe(i, end);
-      i = end;
-    } else if (s[i] == 'R' && i + 1 < n && s[i + 1] == '"' &&
-               (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
-      // R"delim( ... )delim"
-      size_t open = s.find('(', i + 2);
-      if (open == std::string::npos) break;
-      std::string close = ")" + s.substr(i + 2, open - i - 2) + "\"";
-      size_t end = s.find(close, open + 1);
-      end = end == std::string::npos ? n : end + close.size();
-      if (!keep_strings) wipe(open + 1, end - 1);
-      i = end;
-    } else if (s[i] == '"' || s[i] == '\'') {
-      // A quote after a digit is a digit separator (1'000'000), not a literal.
-      if (s[i] == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(s[i - 1]))) {
-        ++i;
-        continue;
-      }
-      const char q = s[i];
-      size_t k = i + 1;
-      while (k < n && s[k] != q && s[k] != '\n') k += s[k] == '\\' ? 2 : 1;
-      if (!keep_strings) wipe(i + 1, k);
-      i = std::min(n, k + 1);
-    } else {
-      ++i;
-    }
-  }
-  return out;
-}
-
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-struct Token {
-  size_t pos;
-  std::string name;       // the identifier
-  std::string qualifier;  // "std", "at::cuda", "torch::nn::functional" ...: what precedes "::"
-  char before;            // the character before the qualified name, past spaces ('.', '>' for ->, ...)
-  bool call;              // followed by '(' (past spaces and template arguments)
-};
-
-std::vector<Token> tokens(const std::string& code) {
-  std::vector<Token> out;
-  const size_t n = code.size();
-  size_t i = 0;
-  while (i < n) {
-    if (!ident_char(code[i]) || (i > 0 && ident_char(code[i - 1]))) {
-      ++i;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(code[i]))) {
-      while (i < n && ident_char(code[i])) ++i;
-      continue;
-    }
-    size_t start = i;
-    while (i < n && ident_char(code[i])) ++i;
-    Token t{start, code.substr(start, i - start), "", ' ', false};
-    // The qualifier: identifiers joined by "::" right before it.
-    size_t q = start;
-    std::vector<std::string> parts;
-    while (q >= 2 && code[q - 1] == ':' && code[q - 2] == ':') {
-      size_t e = q - 2, b = e;
-      while (b > 0 && ident_char(code[b - 1])) --b;
-      if (b == e) {
-        q = e;
-        break;
-      }  // "::name": the global namespace
-      parts.insert(parts.begin(), code.substr(b, e - b));
-      q = b;
-    }
-    for (size_t k = 0; k < parts.size(); ++k) t.qualifier += (k ? "::" : "") + parts[k];
-    size_t b = q;
-    while (b > 0 && std::isspace(static_cast<unsigned char>(code[b - 1]))) --b;
-    t.before = b > 0 ? code[b - 1] : ' ';
-    size_t a = i;
-    while (a < n && std::isspace(static_cast<unsigned char>(code[a]))) ++a;
-    if (a < n && code[a] == '<') {  // template arguments, balanced, on one statement
-      int depth = 0;
-      size_t k = a;
-      for (; k < n; ++k) {
-        if (code[k] == '<')
-          ++depth;
-        else if (code[k] == '>' && --depth == 0)
-          break;
-        else if (code[k] == ';' || code[k] == '{')
-          break;
-      }
-      if (k < n && code[k] == '>') {
-        a = k + 1;
-        while (a < n && std::isspace(static_cast<unsigned char>(code[a]))) ++a;
-      }
-    }
-    t.call = a < n && code[a] == '(';
-    out.push_back(std::move(t));
-  }
-  return out;
 }
 
 bool in(const std::string& name, std::initializer_list<std::string_view> names) {
@@ -345,7 +228,7 @@ struct Match {
   std::string what;
 };
 
-std::vector<Match> classify(const Token& t) {
+std::vector<Match> classify(const SourceToken& t) {
   std::vector<Match> m;
   const std::string& n = t.name;
   const std::string full = t.qualifier.empty() ? n : t.qualifier + "::" + n;
@@ -430,7 +313,7 @@ std::vector<std::pair<size_t, std::string>> host_asm(const std::string& code) {
         // By whole words: a host function named my__device__fn is host code,
         // and so is a __host__ __device__ one.
         bool global = false, device = false, host = false, scope = false;
-        for (const Token& d : tokens(code.substr(decl_start, i - decl_start))) {
+        for (const SourceToken& d : source_tokens(code.substr(decl_start, i - decl_start))) {
           global = global || d.name == "__global__";
           device = device || d.name == "__device__";
           host = host || d.name == "__host__";
@@ -458,7 +341,7 @@ std::vector<std::pair<size_t, std::string>> host_asm(const std::string& code) {
       decl_start = i + 1;
     }
   }
-  for (const Token& t : tokens(code)) {
+  for (const SourceToken& t : source_tokens(code)) {
     if (!in(t.name, {"asm", "__asm__", "__asm"})) continue;
     bool device = std::any_of(device_ranges.begin(), device_ranges.end(),
                               [&](const auto& r) { return t.pos > r.first && t.pos < r.second; });
@@ -582,10 +465,10 @@ base::Status apply_policy(StaticPolicy& policy, const std::string& spec) {
 }
 
 std::vector<Finding> scan_source(const std::string& source, const StaticPolicy& policy) {
-  const std::string code = blank(source, false);
-  const std::string with_strings = blank(source, true);
+  const std::string code = blank_comments(source, false);
+  const std::string with_strings = blank_comments(source, true);
   std::vector<std::tuple<size_t, Rule, std::string>> hits;
-  for (const Token& t : tokens(code))
+  for (const SourceToken& t : source_tokens(code))
     for (Match& m : classify(t)) hits.emplace_back(t.pos, m.rule, std::move(m.what));
   for (auto& [pos, what] : host_asm(code)) hits.emplace_back(pos, Rule::host_asm, what);
   // Paths: a string literal naming /proc, /sys or /dev (the literal's text is
