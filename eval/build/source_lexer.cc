@@ -56,7 +56,6 @@ bool is_ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-
 std::vector<SourceToken> source_tokens(const std::string& code) {
   std::vector<SourceToken> out;
   const size_t n = code.size();
