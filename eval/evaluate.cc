@@ -69,6 +69,8 @@ WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::ve
   job.reference_library = reference.library_path;
   job.candidate_library = candidate.library_path;
   job.candidate_language = candidate_language;
+  if (language(candidate_language).loader == Loader::python)
+    if (auto init = python_init_args(problem, to_string(settings.size))) job.python_init = *init;
   job.reference_digest = reference.digest;
   job.candidate_digest = candidate.digest;
   job.allow_untrusted = settings.allow_untrusted;
@@ -102,11 +104,14 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   auto t0 = Clock::now();
 
   // The static checks come before the compiler: a rejected source costs nothing more.
-  const Language& language = eval::language(language_for(settings.backend));
+  const Language& language = eval::language(settings.language.value_or(language_for(settings.backend)));
   std::vector<Finding> findings;
   switch (language.checks) {
     case Checks::c_family:
       findings = scan_source(candidate_source, settings.static_checks);
+      break;
+    case Checks::python:
+      findings = scan_python(candidate_source, settings.static_checks);
       break;
   }
   const double static_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -116,6 +121,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.message = why;
     outcome.phase = "static_checks";
     outcome.mode = to_string(settings.mode);
+    outcome.language = language.name;
     // Whatever the result file said, these are refinery's to set.
     outcome.device = -1;
     outcome.devices_retired.clear();
@@ -128,12 +134,20 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   CompileJob ref_job{settings.backend, LanguageId::cxx, /*reference=*/true, reference_source, shim, "reference"};
   // What the candidate's loader calls: for a shared library, the shim's entry point.
   std::string candidate_shim;
+  std::vector<int64_t> init_args;
   switch (language.loader) {
     case Loader::shared_library:
       candidate_shim = shim;
       break;
+    case Loader::python:
+      if (problem.python_reference_path.empty())
+        return Error{problem.id +
+                     " has no reference.py, which a Python candidate needs (its Model's constructor "
+                     "and weight names)"};
+      TRY_ASSIGN(init_args, python_init_args(problem, to_string(settings.size)));
+      break;
   }
-  CompileJob cand_job{settings.backend, language.id, false, candidate_source, candidate_shim, "candidate"};
+  CompileJob cand_job{settings.backend, language.id, false, candidate_source, candidate_shim, "candidate", init_args};
   auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
   auto cand = compiler_.compile(cand_job);
   auto ref = ref_future.get();
@@ -150,6 +164,8 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     case Checks::c_family:
       hidden = scan_preprocessed(cand->preprocessed, findings, settings.static_checks);
       break;
+    case Checks::python:
+      break;  // no preprocessor; the sources it builds inline were scanned with the module
   }
   findings.insert(findings.end(), hidden.begin(), hidden.end());
   const double preprocessed_ms = std::chrono::duration<double, std::milli>(Clock::now() - p0).count();
@@ -158,12 +174,18 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.status = Status::rejected;
     outcome.message = why;
     outcome.phase = "static_checks";
+  } else if (!cand->ok && cand->timed_out) {
+    outcome.status = Status::timeout;
+    outcome.message = "the candidate's build did not finish within its deadline";
+    outcome.phase = "compile";
   } else if (!cand->ok) {
     outcome.status = Status::compile_error;
-    outcome.message = "the candidate does not compile";
+    outcome.message = language.loader == Loader::python ? "the candidate's module does not import and build"
+                                                        : "the candidate does not compile";
   } else {
     TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, language.id, settings));
   }
+  outcome.language = language.name;
   outcome.compile =
       CompileInfo{cand->ok, cand->cached, cand->seconds, cand->log, cand->command, cand->headers, cand->steps};
   outcome.static_findings = std::move(findings);

@@ -48,7 +48,9 @@ json to_json(const WorkerJob& job) {
                       {"b", in.draw.b},
                       {"then", in.then},
                       {"value", in.scalar_value},
-                      {"entry", in.entry}});
+                      {"entry", in.entry},
+                      {"weight", in.is_weight},
+                      {"python_name", in.python_name}});
   return {{"problem_id", job.problem_id},
           {"backend", to_string(job.backend)},
           {"device", job.device},
@@ -67,6 +69,7 @@ json to_json(const WorkerJob& job) {
           {"tf32_cudnn", job.tf32_cudnn},
           {"launch_watch", job.launch_watch},
           {"inputs", inputs},
+          {"python_init", job.python_init},
           {"correctness_seeds", job.correctness_seeds},
           {"timing_seed", job.timing_seed},
           {"entropy", job.entropy},
@@ -109,11 +112,14 @@ base::Result<WorkerJob> job_from_json(const json& j) {
     job.runner_cgroup_note = j.value("runner_cgroup_note", std::string());
     job.tf32_cudnn = j.value("tf32_cudnn", false);
     job.launch_watch = j.value("launch_watch", true);
+    job.python_init = j.value("python_init", std::vector<int64_t>{});
     for (const auto& in : j.at("inputs")) {
       ResolvedInput r;
       r.name = in.at("name").get<std::string>();
       r.is_scalar = in.at("scalar").get<bool>();
       r.entry = in.value("entry", std::string());
+      r.python_name = in.value("python_name", std::string());
+      r.is_weight = in.value("weight", false);
       auto dtype = parse_dtype(in.at("dtype").get<std::string>());
       if (!dtype) return base::Error{"job: unknown dtype for input " + r.name};
       r.dtype = *dtype;

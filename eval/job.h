@@ -63,6 +63,9 @@ struct WorkerJob {
   LanguageId candidate_language = LanguageId::cxx;  // how the runner loads the candidate (language.h)
   std::string reference_digest, candidate_digest;   // SHA-256 of each, from the compile cache
   std::vector<ResolvedInput> inputs;
+  // A Python candidate's ModelNew(*python_init): the problem's dims, as the
+  // reference's Model takes them (Problem::python_init).
+  std::vector<int64_t> python_init;
   std::vector<uint64_t> correctness_seeds;  // one per trial
   uint64_t timing_seed = 0;
   // The judge's secret, mixed into every seed it draws from (the seeds

@@ -65,7 +65,9 @@ struct AskedSettings {
 struct EvalSettings {
   AskedSettings asked;
   Backend backend = Backend::cpu;  // resolved from asked.backend
-  Size size = Size::small;         // resolved from asked.size
+  // The candidate's language (language.h); unset, the backend's (language_for).
+  std::optional<LanguageId> language;
+  Size size = Size::small;  // resolved from asked.size
   Mode mode = Mode::refinery;
   int trials = 5;  // correctness trials
   // Enabled, the most timed trials (max_trials, 100), the calls per window

@@ -40,6 +40,8 @@ int cmd_eval(const std::vector<std::string>& argv) {
   if (!settings) return fail(settings.error());
   auto problem = problem_index(settings->problems_dir).find(args->get("problem"));
   if (!problem) return fail(problem.error());
+  // A .py candidate is a Python module (ModelNew); any other file is the backend's C++ or CUDA.
+  if (base::ends_with(args->get("candidate"), ".py")) settings->language = eval::LanguageId::python;
   auto ctx = make_context(*settings);
   if (!ctx) return fail(ctx.error());
   if (!problem->size((*ctx)->settings.size))

@@ -297,6 +297,10 @@ Toolchain build_toolchain() {
     if (!f.empty()) t.torch_cxx_flags.push_back(f);
   t.torch_version = REFINERY_TORCH_VERSION;
   t.torch_has_cuda = REFINERY_TORCH_HAS_CUDA;
+  if (REFINERY_PYTHON_FOUND) {
+    t.python = REFINERY_PYTHON;
+    t.python_path = base::split(REFINERY_PYTHON_PATH, ';');
+  }
   return t;
 }
 
@@ -349,6 +353,8 @@ std::string describe_build(Build build, const CompileOptions& options) {
       return "g++ -O3 -fopenmp";
     case Build::nvcc:
       return "nvcc (sm_" + options.cuda_arch + ")";
+    case Build::python:
+      return "python3 with torch; its load_inline builds with g++, or nvcc (sm_" + options.cuda_arch + ")";
   }
   return "";
 }
@@ -359,6 +365,8 @@ Result<CompiledLibrary> CompileService::compile(const CompileJob& job) {
       return compile_library(job, false);
     case Build::nvcc:
       return compile_library(job, true);
+    case Build::python:
+      return compile_python(job);
   }
   return Error{"not a build step of language.h"};
 }
@@ -405,28 +413,11 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
                        // Not the lean files: lean or full, the result means the same.
                        (lean.use ? "\nlean-v1" : ""));
 
-  const std::string object = "objects/" + key.substr(0, 2) + "/" + key;
-  const fs::path entry = fs::path(options_.cache_dir) / object;
+  const fs::path entry = entry_path(key);
   CompiledLibrary out;
   out.key = key;
   std::error_code ec;
-  if (Lease held = cache_.lease(entry.string())) {
-    auto stored = read_entry(entry, cache_);
-    if (stored) {
-      stored->key = key;
-      stored->lease = std::move(held);
-      return stored;
-    }
-    // Not used: removed, and compiled again as if it had never been there.
-    out.cache_note = "refinery: cache object " + object + ": " + stored.error().message + "; recompiled";
-    held.reset();
-    cache_.remove(entry.string());
-  }
-  // The note is this call's, not the entry's: a later hit does not repeat it.
-  auto noted = [](CompiledLibrary lib) {
-    if (!lib.cache_note.empty()) lib.log = lib.cache_note + "\n" + lib.log;
-    return lib;
-  };
+  if (auto hit = lookup(entry, out)) return std::move(*hit);
 
   const std::string tmp_parent = (fs::path(options_.cache_dir) / "tmp").string();
   TRY(base::make_dirs(tmp_parent, kFolderMode));
@@ -532,6 +523,38 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
       out.log += "\nrefinery: the compiler succeeded but left no readable lib.so";
     }
   }
+  return store(tmp, entry, std::move(out), version);
+}
+
+fs::path CompileService::entry_path(const std::string& key) const {
+  return fs::path(options_.cache_dir) / "objects" / key.substr(0, 2) / key;
+}
+
+std::optional<CompiledLibrary> CompileService::lookup(const fs::path& entry, CompiledLibrary& out) {
+  Lease held = cache_.lease(entry.string());
+  if (!held) return std::nullopt;
+  auto stored = read_entry(entry, cache_);
+  if (stored) {
+    stored->key = out.key;
+    stored->lease = std::move(held);
+    return std::move(stored).value();
+  }
+  // Not used: removed, and compiled again as if it had never been there.
+  out.cache_note = "refinery: cache object objects/" + entry.parent_path().filename().string() + "/" +
+                   entry.filename().string() + ": " + stored.error().message + "; recompiled";
+  held.reset();
+  cache_.remove(entry.string());
+  return std::nullopt;
+}
+
+CompiledLibrary CompileService::noted(CompiledLibrary lib) {
+  // The note is this call's, not the entry's: a later hit does not repeat it.
+  if (!lib.cache_note.empty()) lib.log = lib.cache_note + "\n" + lib.log;
+  return lib;
+}
+
+Result<CompiledLibrary> CompileService::store(const std::string& tmp, const fs::path& entry, CompiledLibrary out,
+                                              const std::string& version) {
   TRY(base::write_file((fs::path(tmp) / "compile.log").string(), out.log));
   nlohmann::json meta = {{"ok", out.ok},
                          {"command", out.command},
@@ -554,7 +577,7 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
   out.lease = std::move(stored.lease);
   out.library_path = (entry / "lib.so").string();
   (void)cache_.after_store(entry.string(), std::chrono::system_clock::now());
-  return noted(out);
+  return noted(std::move(out));
 }
 
 }  // namespace eval

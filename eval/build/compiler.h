@@ -45,6 +45,7 @@
 // (cannot write the cache, cannot run the compiler).
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -71,6 +72,10 @@ struct Toolchain {
   std::vector<std::string> torch_cxx_flags;  // e.g. -D_GLIBCXX_USE_CXX11_ABI=1
   std::string torch_version;
   bool torch_has_cuda = false;
+  // The interpreter whose torch is this LibTorch, and its sys.path; empty
+  // when refinery was built without one (Python candidates need it).
+  std::string python;
+  std::vector<std::string> python_path;
 };
 
 Toolchain build_toolchain();
@@ -106,6 +111,10 @@ struct CompileJob {
   std::string source;                     // as written by the model or the problem's author
   std::string shim;                       // appended after a #line marker
   std::string stem = "candidate";
+  // Python: the arguments ModelNew is built with (the problem's dims, as
+  // KernelBench's get_init_inputs gives them), so that a load_inline in its
+  // constructor builds too.
+  std::vector<int64_t> init_args = {};
 };
 
 struct CompiledLibrary {
@@ -118,8 +127,9 @@ struct CompiledLibrary {
   std::string preprocessed;
   std::string command;  // the compile command, for the record
   std::string key;
-  double seconds = 0;  // time spent compiling now (0 when cached)
-  std::string digest;  // SHA-256 of lib.so (hex), checked on a hit; empty when !ok
+  double seconds = 0;      // time spent compiling now (0 when cached)
+  bool timed_out = false;  // the build ran past its deadline (never cached)
+  std::string digest;      // SHA-256 of lib.so (hex), checked on a hit; empty when !ok
   // Why a stored entry was not used and was compiled again ("refinery: cache
   // object objects/ab/abcd...: lib.so is missing; recompiled"); also the log's
   // first line. Empty otherwise.
@@ -168,6 +178,17 @@ class CompileService {
  private:
   // The two builds of a shared library with the shim: g++ or nvcc.
   base::Result<CompiledLibrary> compile_library(const CompileJob& job, bool use_nvcc);
+  // A Python module's build (python_build.cc): the bundle of its source and
+  // what its load_inline calls built.
+  base::Result<CompiledLibrary> compile_python(const CompileJob& job);
+  // The cache entry of a key, the entry under it if it checks out (else
+  // removed, out.cache_note saying why), and the store of a finished compile
+  // in `tmp` (its lib.so, log and meta.json) under it.
+  std::filesystem::path entry_path(const std::string& key) const;
+  std::optional<CompiledLibrary> lookup(const std::filesystem::path& entry, CompiledLibrary& out);
+  base::Result<CompiledLibrary> store(const std::string& tmp, const std::filesystem::path& entry, CompiledLibrary out,
+                                      const std::string& version);
+  static CompiledLibrary noted(CompiledLibrary lib);
   base::Result<std::string> compiler_version(const std::string& compiler);
   // The folder of the precompiled header, built on first use; empty if unusable.
   std::string precompiled_header(const std::vector<std::string>& flags, std::string* note);

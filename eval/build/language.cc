@@ -13,11 +13,15 @@ namespace {
 constexpr std::string_view kCFamilyTags[] = {"", "c", "cpp", "c++", "cxx", "cc", "cu", "cuda", "cuh", "h", "hpp", "hh"};
 constexpr const char* kCFamilyAnswer = "one C++ or CUDA source file (```cpp or ```cuda)";
 
+constexpr std::string_view kPythonTags[] = {"python", "py", "python3"};
+
 constexpr Language kRows[] = {
     {LanguageId::cxx, "cpp", "C++", ".cpp", kCFamilyTags, kCFamilyAnswer, Build::gxx, Loader::shared_library,
      Checks::c_family},
     {LanguageId::cuda_cxx, "cuda", "CUDA C++", ".cu", kCFamilyTags, kCFamilyAnswer, Build::nvcc, Loader::shared_library,
      Checks::c_family},
+    {LanguageId::python, "python", "Python (a ModelNew module)", ".py", kPythonTags,
+     "one Python module that defines class ModelNew (```python)", Build::python, Loader::python, Checks::python},
 };
 static_assert(base::in_enum_order(kRows), "kRows must list the languages in the order of enum LanguageId");
 

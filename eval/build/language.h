@@ -14,8 +14,8 @@
 // every place. A language whose build step is "none: the interpreter imports
 // it" and whose loader is an interpreter in the runner fits the same row.
 //
-// Today each backend has one language (language_for); references are C++ on
-// every backend. Constant data, safe from any thread.
+// Each backend has a default language (language_for); Python runs on both.
+// References are C++ on every backend. Constant data, safe from any thread.
 #pragma once
 
 #include <span>
@@ -29,22 +29,31 @@ namespace eval {
 
 enum class Backend;  // job.h, which names a job's candidate language by this table
 
-enum class LanguageId { cxx, cuda_cxx };
+enum class LanguageId { cxx, cuda_cxx, python };
 
 // How a source becomes what the runner loads.
 enum class Build {
   gxx,   // the host C++ compiler, with the precompiled LibTorch header: a shared library
   nvcc,  // nvcc for the GPU's architecture (lean headers where safe): a shared library
+  // The interpreter imports the module in the compilers' sandbox, where every
+  // load_inline it calls builds (g++, nvcc): a bundle of the source and what
+  // was built (python_bundle.h).
+  python,
 };
 
 // How the runner loads what the build made.
 enum class Loader {
   shared_library,  // dlopen, then the shim's entry point (shim.h)
+  // refinery-python-runner: an interpreter in the runner that loads the
+  // bundle, builds ModelNew with the problem's dims and binds the judge's
+  // weights to its parameters (eval/worker/python_loader.h).
+  python,
 };
 
 // Which static checks (static_checks.h) read the source.
 enum class Checks {
   c_family,  // the lexical rules for C, C++ and CUDA, on the source and its preprocessed lines
+  python,    // the rules for Python modules, and the C family's on the sources they build inline
 };
 
 struct Language {
@@ -71,7 +80,7 @@ std::span<const Language> languages();
 const Language& language(LanguageId id);
 // The row named `name`, or an error naming every language.
 base::Result<LanguageId> parse_language(const std::string& name);
-// The language a backend's candidates are written in.
+// The language a backend's candidates are written in by default.
 LanguageId language_for(Backend backend);
 
 }  // namespace eval

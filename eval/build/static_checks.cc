@@ -14,9 +14,9 @@ namespace eval {
 namespace {
 
 constexpr std::array<const char*, kRuleCount> kNames = {
-    "streams",     "threads",          "processes",       "environment",   "proc_files",
-    "timers",      "signals",          "dynamic_loading", "host_asm",      "file_writes",
-    "library_ops", "vendor_libraries", "precision",       "cache_control", "include_paths"};
+    "streams",   "threads",         "processes",     "environment", "proc_files",  "timers",
+    "signals",   "dynamic_loading", "host_asm",      "file_writes", "library_ops", "vendor_libraries",
+    "precision", "cache_control",   "include_paths", "patching"};
 
 const char* why(Rule rule) {
   switch (rule) {
@@ -59,9 +59,20 @@ const char* why(Rule rule) {
     case Rule::include_paths:
       return "a kernel includes headers by name (<torch/extension.h>, <cuda_fp16.h>), never a file by its path, a "
              "device or a path a macro builds, and embeds no files (.incbin); include only what it compiles against";
+    case Rule::patching:
+      return "replacing what torch, time, sys or builtins hold changes the harness, not the kernel; define "
+             "functions of your own instead";
   }
   return "";
 }
+
+}  // namespace
+
+const char* rule_why(Rule rule) {
+  return why(rule);
+}
+
+namespace {
 
 bool in(const std::string& name, std::initializer_list<std::string_view> names) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -429,6 +440,7 @@ StaticPolicy::StaticPolicy() {
                  Rule::host_asm, Rule::file_writes, Rule::cache_control})
     actions[r] = RuleAction::reject;
   actions[Rule::include_paths] = RuleAction::reject;
+  actions[Rule::patching] = RuleAction::reject;
   for (Rule r : {Rule::streams, Rule::threads, Rule::timers, Rule::precision}) actions[r] = RuleAction::warn;
   for (Rule r : {Rule::library_ops, Rule::vendor_libraries}) actions[r] = RuleAction::off;
 }

@@ -41,8 +41,9 @@ enum class Rule {
   precision,         // TF32 and reduced-precision switches: setAllowTF32CuBLAS, cublasSetMathMode ...
   cache_control,     // persisting-L2 carve-outs and access policy windows
   include_paths,     // #include of an absolute path, a parent folder, a device or a macro; .incbin/.include in asm
+  patching,          // Python: assigning over what torch, time, sys or builtins hold (clocks, the harness's calls)
 };
-inline constexpr int kRuleCount = 15;
+inline constexpr int kRuleCount = 16;
 
 enum class RuleAction { off, warn, reject };
 
@@ -95,6 +96,16 @@ std::string candidate_lines(const std::string& preprocessed, const std::string& 
 // expansions of LibTorch's own macros would trip them.
 std::vector<Finding> scan_preprocessed(const std::string& own_lines, const std::vector<Finding>& source_findings,
                                        const StaticPolicy& policy);
+
+// The rules for a Python module (python_checks.cc): the same rules, as
+// Python spells them (subprocess, os.environ, ctypes, open, threading,
+// time.perf_counter, assignments over torch.* ...), and the C family's rules
+// on every string literal that holds C++ or CUDA source (what load_inline
+// compiles), at its lines in the module.
+std::vector<Finding> scan_python(const std::string& source, const StaticPolicy& policy);
+
+// What a rule is for, as one sentence for the model.
+const char* rule_why(Rule rule);
 
 // The finding as one line: "line 12: cudaStreamCreate (streams): ...".
 std::string describe(const Finding& finding);

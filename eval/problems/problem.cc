@@ -1,4 +1,5 @@
 #include "eval/problems/problem.h"
+#include "eval/problems/python_reference.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/fs.h"
 #include "base/text.h"
 #include "base/yaml_decode.h"
 #include "eval/problems/problem_decode.h"
@@ -334,6 +336,13 @@ Result<Problem> load_problem(const std::string& dir) {
   p.reference_path = (fs::path(dir) / "reference.cpp").string();
   if (!fs::exists(p.spec_path)) return Error{dir + ": no spec.yaml in problem folder"};
   if (!fs::exists(p.reference_path)) return Error{dir + ": no reference.cpp in problem folder"};
+  if (std::string py = (fs::path(dir) / "reference.py").string(); fs::exists(py)) {
+    TRY_ASSIGN(std::string text, base::read_file(py));
+    TRY_ASSIGN(PythonReference parsed, parse_python_reference(text, py));
+    p.python_reference_path = py;
+    p.python_init = std::move(parsed.init);
+    p.python_weights = std::move(parsed.weights);
+  }
   TRY_ASSIGN(yaml::Document doc, yaml::Document::load_file(p.spec_path));
   const YAML::Node& root = doc.root();
   TRY(yaml::expect_map(doc, root, "the problem spec"));
@@ -427,6 +436,20 @@ Result<Problem> load_problem(const std::string& dir) {
   return p;
 }
 
+Result<std::vector<int64_t>> python_init_args(const Problem& problem, const std::string& preset) {
+  const base::Dims* dims = problem.size(preset);
+  if (!dims) return Error{problem.id + ": no size preset '" + preset + "'"};
+  std::vector<int64_t> out;
+  for (const auto& name : problem.python_init) {
+    auto it = dims->find(name);
+    if (it == dims->end())
+      return Error{problem.python_reference_path + ": Model's constructor takes " + name +
+                   ", which is no dim of the size " + preset};
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const std::string& preset) {
   const base::Dims* dims = problem.size(preset);
   if (!dims)
@@ -440,6 +463,7 @@ Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const 
       r.name = in.name + "[" + std::to_string(i) + "]";
       r.list = in.name;
       r.entry = e.name;
+      r.python_name = e.name;
       r.is_weight = in.is_weight;
       r.dtype = in.dtype;
       base::Dims bound = *dims;
@@ -458,6 +482,8 @@ Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const 
     ResolvedInput r;
     r.is_weight = in.is_weight;
     r.name = in.name;
+    for (const auto& [weight, parameter] : problem.python_weights)
+      if (weight == in.name) r.python_name = parameter;
     r.is_scalar = in.is_scalar;
     r.dtype = in.dtype;
     r.then = in.then;

@@ -114,6 +114,9 @@ struct ResolvedInput {
   std::string name;
   std::string list;   // the list's name, for an entry of a weight list
   std::string entry;  // the entry's own name ("layer1.0.conv1.weight")
+  // A weight's parameter in the Python reference's Model ("conv.weight"; a
+  // list's entry: its own name), where a Python candidate's weight goes.
+  std::string python_name;
   bool is_scalar = false;
   bool is_weight = false;
   DType dtype = DType::float32;
@@ -139,13 +142,19 @@ struct Problem {
   std::vector<std::pair<std::string, base::Dims>> sizes;  // preset name -> dims
   std::optional<Tolerance> tolerance;
   std::string flops, bytes;  // optional expressions over dims
+  // reference.py (python_reference.h), "" where the problem has none: what
+  // Python candidates are built and bound with.
+  std::string python_reference_path;
+  std::vector<std::string> python_init;                             // Model's constructor: dims by name
+  std::vector<std::pair<std::string, std::string>> python_weights;  // spec weight -> Model's parameter
 
   const base::Dims* size(const std::string& preset) const;
   const base::Dims* size(Size preset) const { return size(to_string(preset)); }
   std::vector<std::string> size_names() const;
 };
 
-// Loads dir/spec.yaml and checks that dir/reference.cpp exists.
+// Loads dir/spec.yaml and checks that dir/reference.cpp exists; reads
+// dir/reference.py where there is one.
 base::Result<Problem> load_problem(const std::string& dir);
 
 // The inputs with shapes and draws resolved for one size preset.
@@ -153,6 +162,9 @@ base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, 
 inline base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, Size preset) {
   return resolve_inputs(problem, to_string(preset));
 }
+
+// ModelNew's constructor arguments at a size: the dims Problem::python_init names.
+base::Result<std::vector<int64_t>> python_init_args(const Problem& problem, const std::string& preset);
 
 // The C++ type forward() takes an input as: "torch::Tensor", "double",
 // "int64_t", "bool", or "const std::vector<torch::Tensor>&" for a weight list.

@@ -390,6 +390,7 @@ json to_json(const Outcome& o) {
   if (o.exit_code) j["exit_code"] = o.exit_code;
   if (!o.phase.empty()) j["phase"] = o.phase;
   if (!o.mode.empty()) j["mode"] = o.mode;
+  if (!o.language.empty()) j["language"] = o.language;
   if (!o.entropy.empty()) j["entropy"] = o.entropy;
   if (!o.stdout_tail.empty()) j["stdout_tail"] = o.stdout_tail;
   if (!o.stderr_tail.empty()) j["stderr_tail"] = o.stderr_tail;
@@ -477,6 +478,7 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     if (auto* v = member(j, "exit_code")) TRY(as_integer(*v, "exit_code", INT32_MIN, INT32_MAX, o.exit_code));
     if (auto* v = member(j, "phase")) TRY(as_text(*v, "phase", kMaxText, o.phase));
     if (auto* v = member(j, "mode")) TRY(as_text(*v, "mode", kMaxText, o.mode));
+    if (auto* v = member(j, "language")) TRY(as_text(*v, "language", kMaxText, o.language));
     if (auto* v = member(j, "entropy")) {
       TRY(as_text(*v, "entropy", 32, o.entropy));
       if (!is_entropy(o.entropy)) return malformed("entropy", "is not 32 hex digits");

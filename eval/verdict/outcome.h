@@ -176,8 +176,9 @@ struct Outcome {
   std::vector<std::string> output_shapes;  // the candidate's, as "[4, 8] float32"
   int signal = 0;                          // crashed: the signal, if any
   int exit_code = 0;
-  std::string phase;  // the worker's last phase before it ended
-  std::string mode;   // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
+  std::string phase;     // the worker's last phase before it ended
+  std::string mode;      // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
+  std::string language;  // the candidate's (language.h: "cpp", "cuda", "python"), set by the driver
   // The judge's secret for this evaluation (WorkerJob::entropy), 32 hex
   // digits: with the job's seeds it gives every input drawn, so that the
   // evaluation can be repeated (refinery eval --entropy). Drawn afresh for

@@ -13,11 +13,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <thread>
 
 #include "base/fs.h"
 #include "base/text.h"
+#include "build_info.h"
+#include "eval/build/language.h"
 #include "eval/build/shim.h"
 #include "eval/worker/arena.h"
 #include "eval/worker/compare.h"
@@ -59,6 +62,20 @@ base::Status call(Entry entry, Device& device, const std::vector<at::Tensor>& in
 std::optional<Outcome> Judge::launch_runner() {
   RunnerStart s;
   s.program = self_path();
+  switch (language(job_.candidate_language).loader) {
+    case Loader::shared_library:
+      break;
+    case Loader::python:
+      // Beside this program; its interpreter reads the modules on the sys.path refinery was built with.
+      s.program = (std::filesystem::path(s.program).parent_path() / "refinery-python-runner").string();
+      if (access(s.program.c_str(), X_OK) != 0)
+        return finish(Status::load_error,
+                      "a Python candidate needs refinery-python-runner beside refinery-worker, and this build of "
+                      "refinery has none (it was configured without a Python whose torch is its LibTorch)");
+      for (const auto& p : base::split(REFINERY_PYTHON_PATH, ';'))
+        if (!p.empty() && std::filesystem::is_directory(p)) s.read_only.push_back(p);
+      break;
+  }
   s.root_dir = root_dir_;
   s.candidate_fd = candidate_fd_;
   s.job = runner_job(job_).dump();

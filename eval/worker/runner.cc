@@ -21,6 +21,7 @@
 #include "eval/worker/device.h"
 #include "eval/worker/entry.h"
 #include "eval/worker/inputs.h"
+#include "eval/worker/python_loader.h"
 #include "profiler/cupti.h"
 #include "profiler/launch_watch.h"
 
@@ -57,7 +58,10 @@ struct Runner {
   ControlBlock* block = nullptr;
   std::unique_ptr<Device> device;
   std::unique_ptr<Arena> arena;
-  Entry entry = nullptr;
+  Entry entry = nullptr;                    // a shared library's (Loader::shared_library)
+  OpenPython open_python = nullptr;         // refinery-python-runner's; null in refinery-worker
+  std::unique_ptr<PythonCandidate> python;  // Loader::python's, opened before the watch starts
+  bool loaded = false;
   std::vector<ResolvedInput> specs;
   std::vector<std::string> names;
   std::vector<std::string> metrics;
@@ -75,9 +79,14 @@ struct Runner {
   // descriptor 5 from the start.
   void start_watch() {
     if (backend != Backend::cuda) return;
-    auto own = base::elf_defined_functions(kCandidateFd);
-    if (!own) return void(watch_note = "reading the candidate library's functions: " + own.error().message);
-    auto w = profiler::LaunchWatch::start(*own);
+    std::vector<std::string> own;
+    for (int fd : python ? python->library_fds() : std::vector<int>{kCandidateFd}) {
+      auto functions = base::elf_defined_functions(fd);
+      if (!functions)
+        return void(watch_note = "reading the candidate library's functions: " + functions.error().message);
+      own.insert(own.end(), functions->begin(), functions->end());
+    }
+    auto w = profiler::LaunchWatch::start(own);
     if (!w) return void(watch_note = w.error().message);
     watch = std::move(w).value();
   }
@@ -155,7 +164,7 @@ struct Runner {
       slots[k] = std::move(o).value();
     }
     device->reset_persisting_cache();
-    const bool checked = block->checked == 1 && entry;
+    const bool checked = block->checked == 1 && loaded;
     if (checked)
       if (auto poisoned = device->poison_free_memory(); !poisoned)
         return set_text(*block, "poisoning freed memory: " + poisoned.error().message), Reply::failed;
@@ -171,7 +180,7 @@ struct Runner {
     };
     auto run = [&] {
       return device->time_calls(static_cast<int>(calls),
-                                [&](int k) { return entry ? invoke(entry, in[k], actual[k]) : no_op(k); });
+                                [&](int k) { return loaded ? forward(in[k], actual[k]) : no_op(k); });
     };
     base::Result<std::vector<CallTime>> times = std::vector<CallTime>{};
     if (checked && watch) {
@@ -226,6 +235,30 @@ struct Runner {
     return Reply::ok;
   }
 
+  // One call of the loaded candidate.
+  base::Status forward(const std::vector<at::Tensor>& in, std::vector<at::Tensor>& out) {
+    if (python) {
+      out.clear();
+      at::NoGradGuard no_grad;
+      return python->call(in, out);
+    }
+    return invoke(entry, in, out);
+  }
+
+  // The Python candidate opened before the watch started: its module, ModelNew and its weights.
+  Reply load_python(const nlohmann::json& job) {
+    if (!python)
+      return set_text(*block,
+                      "a Python candidate needs refinery-python-runner, which this build of refinery lacks "
+                      "(it was configured without a Python whose torch is its LibTorch)"),
+             Reply::load_failed;
+    if (auto s = python->load(job); !s) return set_text(*block, s.error().message), Reply::load_failed;
+    loaded = true;
+    if (watch) (void)watch->take();  // what the module's import and ModelNew's constructor launched is not a call's
+    if (!watch_note.empty()) set_text(*block, watch_note);
+    return Reply::ok;
+  }
+
   // The candidate's library (descriptor 5) and its shim's entry point.
   Reply load_library() {
     Reply result = Reply::ok;
@@ -239,6 +272,7 @@ struct Runner {
       set_text(*block, std::string("candidate library has no entry point ") + kEntrySymbol);
     }
     entry = reinterpret_cast<Entry>(symbol);
+    loaded = entry != nullptr;
     if (watch) {
       watch->set_library(symbol);
       (void)watch->take();  // what its constructors launched is not a call's
@@ -255,7 +289,7 @@ struct Runner {
     auto p = profiler::profile_with_cupti(
         ordinal, metrics,
         [&]() -> base::Status {
-          TRY(invoke(entry, *in, scratch));
+          TRY(forward(*in, scratch));
           return device->synchronize();
         },
         [] { return base::Status{}; });
@@ -274,8 +308,11 @@ nlohmann::json runner_job(const WorkerJob& job) {
                       {"scalar", in.is_scalar},
                       {"dtype", to_string(in.dtype)},
                       {"shape", in.shape},
-                      {"value", in.scalar_value}});
+                      {"value", in.scalar_value},
+                      {"weight", in.is_weight},
+                      {"path", in.python_name}});
   return {{"backend", to_string(job.backend)},
+          {"init", job.python_init},
           {"language", language(job.candidate_language).name},
           {"device", job.device},
           {"threads", job.threads},
@@ -293,11 +330,12 @@ static void exit_with_signal(int sig) {
   _exit(128 + sig);
 }
 
-int runner_main() {
+int runner_main(OpenPython open_python) {
   for (int sig : {SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU})
     signal(sig, exit_with_signal);
   signal(SIGXFSZ, SIG_IGN);  // a write past the file-size cap fails (EFBIG) instead
   Runner r;
+  r.open_python = open_python;
   void* mapped = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, kControlFd, 0);
   if (mapped == MAP_FAILED) return 3;
   r.block = static_cast<ControlBlock*>(mapped);
@@ -339,6 +377,11 @@ int runner_main() {
   auto device = make_device(backend, r.ordinal, job.value("threads", 0), job.value("tf32_cudnn", false));
   if (!device) return hello(Reply::failed, device.error().message), 2;
   r.device = std::move(device).value();
+  if (r.loader == Loader::python && r.open_python) {
+    auto opened = r.open_python(kCandidateFd);
+    if (!opened) return hello(Reply::failed, "the Python candidate's bundle: " + opened.error().message), 2;
+    r.python = std::move(opened).value();
+  }
   // The launch watch starts with the device, so that the judge's measure of
   // a window's cost (before the candidate loads) includes what the watch adds.
   if (job.value("launch_watch", true))
@@ -368,6 +411,9 @@ int runner_main() {
           case Loader::shared_library:
             result = r.load_library();
             break;
+          case Loader::python:
+            result = r.load_python(job);
+            break;
         }
         break;
       case Command::arm:
@@ -377,7 +423,7 @@ int runner_main() {
         result = r.call();
         break;
       case Command::profile:
-        result = r.entry ? r.profile() : Reply::failed;
+        result = r.loaded ? r.profile() : Reply::failed;
         break;
       case Command::exit:
         _exit(0);

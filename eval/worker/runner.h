@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/job.h"
+#include "eval/worker/python_loader.h"
 
 namespace eval::worker {
 
@@ -27,7 +28,8 @@ inline constexpr int kControlFd = 3, kArenaSocketFd = 4, kCandidateFd = 5, kRunn
 // The runner's job, as the judge writes it.
 nlohmann::json runner_job(const WorkerJob& job);
 
-// The runner's main; returns its exit code.
-int runner_main();
+// The runner's main; returns its exit code. `open_python` loads Python
+// candidates: refinery-python-runner's; refinery-worker's runner has none.
+int runner_main(OpenPython open_python = nullptr);
 
 }  // namespace eval::worker

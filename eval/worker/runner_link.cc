@@ -83,6 +83,7 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   o.root_dir = s.root_dir;
   o.scratch_bytes = s.scratch_bytes;
   o.read_only = eval::mapped_library_folders();
+  o.read_only.insert(o.read_only.end(), s.read_only.begin(), s.read_only.end());
   o.limits = s.limits;
   o.cgroup = s.cgroup;
   auto child = eval::spawn_sandboxed(o);

@@ -31,13 +31,14 @@
 namespace eval::worker {
 
 struct RunnerStart {
-  std::string program;    // refinery-worker, absolute
+  std::string program;    // refinery-worker (refinery-python-runner for Python), absolute
   std::string root_dir;   // an empty folder the sandbox's root is built on
   int candidate_fd = -1;  // sealed copy of the candidate library
   std::string job;        // runner_job(), as text
   std::vector<std::string> env;
   uint64_t scratch_bytes = 256ull << 20;
   std::vector<base::ResourceLimit> limits;
+  std::vector<std::string> read_only;  // more folders it sees, read-only, beside the libraries mapped in the judge
   // The runner's memory cgroup (owned by the caller, outliving the link), or
   // null and why there is none (empty: none was asked for).
   const base::MemoryCgroup* cgroup = nullptr;

@@ -9,14 +9,20 @@ using eval::LanguageId;
 using eval::Loader;
 
 TEST_SUITE("eval::Language") {
-  TEST_CASE("each row: C++ is candidate.cpp built by g++, CUDA C++ candidate.cu built by nvcc; both shared libraries") {
+  TEST_CASE("each row: C++ is candidate.cpp built by g++, CUDA C++ candidate.cu by nvcc, Python candidate.py") {
     struct Expected {
       LanguageId id;
       const char *name, *prompt_name, *file;
       Build build;
+      Loader loader;
+      Checks checks;
     };
-    const Expected rows[] = {{LanguageId::cxx, "cpp", "C++", "candidate.cpp", Build::gxx},
-                             {LanguageId::cuda_cxx, "cuda", "CUDA C++", "candidate.cu", Build::nvcc}};
+    const Expected rows[] = {
+        {LanguageId::cxx, "cpp", "C++", "candidate.cpp", Build::gxx, Loader::shared_library, Checks::c_family},
+        {LanguageId::cuda_cxx, "cuda", "CUDA C++", "candidate.cu", Build::nvcc, Loader::shared_library,
+         Checks::c_family},
+        {LanguageId::python, "python", "Python (a ModelNew module)", "candidate.py", Build::python, Loader::python,
+         Checks::python}};
     REQUIRE(eval::languages().size() == std::size(rows));
     for (const auto& want : rows) {
       const eval::Language& l = eval::language(want.id);
@@ -25,13 +31,14 @@ TEST_SUITE("eval::Language") {
       CHECK(std::string(l.prompt_name) == want.prompt_name);
       CHECK(l.candidate_file() == want.file);
       CHECK(l.build == want.build);
-      CHECK(l.loader == Loader::shared_library);
-      CHECK(l.checks == Checks::c_family);
+      CHECK(l.loader == want.loader);
+      CHECK(l.checks == want.checks);
     }
   }
 
-  TEST_CASE("both take C and CUDA fence tags in any case, and untagged blocks; not python") {
-    for (const auto& l : eval::languages()) {
+  TEST_CASE("C++ and CUDA take C and CUDA fence tags in any case, and untagged blocks; not python") {
+    for (LanguageId id : {LanguageId::cxx, LanguageId::cuda_cxx}) {
+      const eval::Language& l = eval::language(id);
       for (const char* tag : {"", "cpp", "C++", "cuda", "CUDA", "cu", "c", "cc", "cxx", "cuh", "h", "hpp", "hh"})
         CHECK_MESSAGE(l.takes_fence(tag), l.name << " refuses " << tag);
       CHECK_FALSE(l.takes_fence("python"));
@@ -40,7 +47,13 @@ TEST_SUITE("eval::Language") {
     }
   }
 
-  TEST_CASE("each backend's candidates are written in one language") {
+  TEST_CASE("Python takes python and py blocks only") {
+    const eval::Language& py = eval::language(LanguageId::python);
+    for (const char* tag : {"python", "Python", "py", "python3"}) CHECK_MESSAGE(py.takes_fence(tag), tag);
+    for (const char* tag : {"", "cpp", "cuda", "c"}) CHECK_FALSE_MESSAGE(py.takes_fence(tag), tag);
+  }
+
+  TEST_CASE("each backend's candidates are written in one language by default") {
     CHECK(eval::language_for(eval::Backend::cpu) == LanguageId::cxx);
     CHECK(eval::language_for(eval::Backend::cuda) == LanguageId::cuda_cxx);
   }
@@ -53,6 +66,6 @@ TEST_SUITE("eval::Language") {
     }
     auto bad = eval::parse_language("triton");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().message == "unknown language 'triton' (expected one of: cpp, cuda)");
+    CHECK(bad.error().message == "unknown language 'triton' (expected one of: cpp, cuda, python)");
   }
 }

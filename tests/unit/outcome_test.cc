@@ -424,7 +424,7 @@ TEST_SUITE("eval::WorkerJob") {
     unknown["candidate_language"] = "fortran";
     auto no_loader = eval::job_from_json(unknown);
     REQUIRE_FALSE(no_loader.ok());
-    CHECK(no_loader.error().message == "unknown language 'fortran' (expected one of: cpp, cuda)");
+    CHECK(no_loader.error().message == "unknown language 'fortran' (expected one of: cpp, cuda, python)");
   }
 }
 

@@ -1,0 +1,105 @@
+# refinery's build step for a Python candidate (eval/build/python_build.h). It
+# runs in the compilers' sandbox, never in refinery: it imports the candidate's
+# module and builds ModelNew with the problem's dims, so that every
+# torch.utils.cpp_extension.load_inline (or load) the module calls at import
+# or in its constructor builds here, with the compilers, into ext/NAME/. It
+# writes manifest.json: what was built, by name, and why the build failed
+# where it did. The runner later imports the module again with those calls
+# answered from what was built here, and starts no compiler.
+#
+#   python3 python_build.py ARGS.json
+#
+# ARGS: {"source": file, "init": [dims], "ext": folder, "manifest": file}.
+import json
+import os
+import sys
+import traceback
+
+args = json.load(open(sys.argv[1]))
+manifest = {"extensions": [], "error": None, "phase": None}
+
+
+def done(code):
+    with open(args["manifest"], "w") as f:
+        json.dump(manifest, f)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def fail(phase, message):
+    manifest["phase"] = phase
+    manifest["error"] = message
+    done(1)
+
+
+try:
+    import torch
+    import torch.utils.cpp_extension as cpp_extension
+except BaseException:
+    fail("import torch", traceback.format_exc(limit=4))
+
+real_load_inline = cpp_extension.load_inline
+real_load = cpp_extension.load
+
+
+def building(real, kind):
+    def build(*a, **kw):
+        name = kw.get("name", a[0] if a else None)
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError("%s: name must be an identifier, not %r" % (kind, name))
+        if any(e["name"] == name for e in manifest["extensions"]):
+            raise ValueError("%s: the name %r is built twice" % (kind, name))
+        folder = os.path.join(args["ext"], name)
+        os.makedirs(folder, exist_ok=True)
+        kw["build_directory"] = folder
+        kw["verbose"] = False
+        try:
+            module = real(*a, **kw)
+        except BaseException as e:
+            manifest["phase"] = kind
+            manifest["error"] = "%s(name=%r) failed:\n%s" % (kind, name, e)
+            raise
+        library = os.path.join(folder, name + ".so")
+        if not os.path.exists(library):
+            raise RuntimeError("%s(name=%r) left no %s.so" % (kind, name, name))
+        python_module = kw.get("is_python_module", True)
+        manifest["extensions"].append({"name": name, "file": library, "python_module": bool(python_module)})
+        return module
+
+    return build
+
+
+cpp_extension.load_inline = building(real_load_inline, "load_inline")
+cpp_extension.load = building(real_load, "load")
+
+with open(args["source"]) as f:
+    source = f.read()
+try:
+    code = compile(source, "model_new.py", "exec")
+except SyntaxError:
+    fail("syntax", traceback.format_exc(limit=0))
+module = type(sys)("model_new")
+module.__file__ = "model_new.py"
+sys.modules["model_new"] = module
+try:
+    exec(code, module.__dict__)
+except BaseException as e:
+    if manifest["error"] is None:
+        missing = isinstance(e, ModuleNotFoundError)
+        fail("missing package" if missing else "import",
+             ("the module imports %r, which this host does not have\n" % e.name if missing else "") +
+             traceback.format_exc(limit=-3))
+    done(1)
+model_new = module.__dict__.get("ModelNew")
+if not isinstance(model_new, type):
+    fail("ModelNew", "the module defines no class ModelNew")
+try:
+    model_new(*args["init"])
+except BaseException:
+    # Only a build it asked for is the build's business here; the runner
+    # reports any other failure of the constructor, on its device.
+    if manifest["error"] is not None:
+        done(1)
+    manifest["constructor"] = traceback.format_exc(limit=-2)
+done(0)

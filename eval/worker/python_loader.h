@@ -1,0 +1,50 @@
+// How refinery-python-runner loads a Python candidate (language.h,
+// Loader::python): an interpreter embedded in the runner, in the runner's
+// sandbox and under its syscall filter, so that a Python candidate is timed,
+// checked and watched exactly as a C++ one is (the same requests, the same
+// arena, the same device). The judge and refinery-worker hold no Python:
+// refinery-worker's runner answers a Python candidate with a load error that
+// names this program.
+//
+// The candidate comes as its build's bundle (eval/build/python_bundle.h) on
+// descriptor 5. open() reads it and puts each library its build made into a
+// sealed memfd (so the launch watch can read their functions before any of
+// them runs); load() starts the interpreter on the sys.path refinery was
+// built with, runs python_prelude.py, imports the module with its
+// load_inline calls answered from those libraries, builds ModelNew with the
+// problem's dims on the job's device and finds the parameters the judge's
+// weights go to (by the reference's names, else by order). call() binds the
+// call's weights (Tensor.data, no copy), passes tensors through DLPack (no
+// copy) and scalars as Python numbers, and takes back a tensor or a tuple
+// of them.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace eval::worker {
+
+class PythonCandidate {
+ public:
+  virtual ~PythonCandidate() = default;
+  // The descriptors of the libraries the build made (for the launch watch).
+  virtual const std::vector<int>& library_fds() const = 0;
+  // job: the runner's job (runner.h: backend, device, inputs with their
+  // weight names, init).
+  virtual base::Status load(const nlohmann::json& job) = 0;
+  // One forward on the call's inputs, in the job's order (weights included).
+  virtual base::Status call(const std::vector<at::Tensor>& in, std::vector<at::Tensor>& out) = 0;
+};
+
+using OpenPython = base::Result<std::unique_ptr<PythonCandidate>> (*)(int bundle_fd);
+
+// refinery-python-runner's: reads the bundle on `bundle_fd`.
+base::Result<std::unique_ptr<PythonCandidate>> open_python_candidate(int bundle_fd);
+
+}  // namespace eval::worker
