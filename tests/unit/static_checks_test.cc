@@ -246,3 +246,60 @@ TEST_SUITE("eval::scan_source") {
     }
   }
 }
+
+TEST_SUITE("eval::scan_python") {
+  std::string python_fixture(const std::string& name) {
+    auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/python/" + name);
+    REQUIRE_MESSAGE(text.ok(), name);
+    return *text;
+  }
+
+  TEST_CASE("each Python rule finds its name, on its line, with the C family's rules on inline sources") {
+    const std::string module =
+        "import subprocess\n"                                // 1
+        "import os, time\n"                                  // 2
+        "from os import environ\n"                           // 3
+        "key = os.environ.get('OPENAI_API_KEY')\n"           // 4
+        "# subprocess in a comment is nothing\n"             // 5
+        "text = 'subprocess in a string is nothing'\n"       // 6
+        "data = open('/proc/self/maps').read()\n"            // 7
+        "time.perf_counter = lambda: 0.0\n"                  // 8
+        "import ctypes\n"                                    // 9
+        "t = threading.Thread(target=print)\n"               // 10
+        "src = '''\n"                                        // 11
+        "#include <torch/extension.h>\n"                     // 12
+        "torch::Tensor f(torch::Tensor x) {\n"               // 13
+        "  const char* k = getenv(\"HOME\"); return x; }\n"  // 14
+        "'''\n"                                              // 15
+        "torch.backends.cuda.matmul.allow_tf32 = True\n"     // 16
+        "setattr(torch, 'relu', None)\n"                     // 17
+        "x = time.sleep\n";                                  // 18
+    auto found = rules_of(eval::scan_python(module, all(RuleAction::warn)));
+    const std::vector<std::string> expected = {
+        "processes:subprocess@1",       "environment:os.environ@3",
+        "environment:os.environ.get@4", "file_writes:open@7",
+        "proc_files:\"/proc...\"@7",    "patching:time.perf_counter@8",
+        "dynamic_loading:ctypes@9",     "threads:threading.Thread@10",
+        "environment:getenv@14",        "precision:torch.backends.cuda.matmul.allow_tf32@16",
+        "patching:setattr@17"};
+    CHECK_MESSAGE(found == expected, base::join(found, " "));
+  }
+
+  TEST_CASE("the attack modules are rejected by their rules; honest modules, load_inline included, pass") {
+    auto rejected = [&](const char* name, Rule rule) {
+      auto findings = eval::scan_python(python_fixture(name), StaticPolicy{});
+      bool hit = false;
+      for (const auto& f : findings) hit = hit || (f.rule == rule && f.action == RuleAction::reject);
+      CHECK_MESSAGE(hit, name, " not rejected by ", eval::to_string(rule));
+    };
+    rejected("attack_processes.py", Rule::processes);
+    rejected("attack_secrets.py", Rule::environment);
+    rejected("attack_secrets.py", Rule::proc_files);
+    rejected("attack_clock.py", Rule::patching);
+    rejected("attack_files.py", Rule::file_writes);
+    for (const char* name : {"relu_plain.py", "relu_inline.py", "conv3d_own_layer.py", "conv3d_other_names.py"}) {
+      auto findings = eval::scan_python(python_fixture(name), StaticPolicy{});
+      CHECK_MESSAGE(findings.empty(), name, ": ", (findings.empty() ? "" : eval::describe(findings[0])));
+    }
+  }
+}
