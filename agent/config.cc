@@ -149,8 +149,10 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   Reader r{doc, node};
   TRY(r.name("name", s.name, "a strategy"));
   const std::string what = "strategy '" + s.name + "'";
-  TRY(yaml::check_keys(doc, node,
-                       {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement"}, what));
+  TRY(yaml::check_keys(
+      doc, node,
+      {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement", "prompt", "kernels"},
+      what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
   s.kind = kind_row->id;
@@ -171,6 +173,17 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
     s.history = history->id;
   }
   TRY(r.integer("stop_after_no_improvement", s.stop_after_no_improvement, 0, 100));
+  if (node["prompt"]) {
+    TRY_ASSIGN(const PromptStyleRow* prompt, as_row(doc, node["prompt"], "prompt", prompt_styles()));
+    s.prompt = prompt->id;
+  }
+  if (node["kernels"]) {
+    if (s.prompt != PromptStyle::kernelbench)
+      return doc.error_at(node["kernels"],
+                          "'kernels' chooses what a kernelbench prompt asks for; add prompt: kernelbench");
+    TRY_ASSIGN(const KernelLanguageRow* kernels, as_row(doc, node["kernels"], "kernels", kernel_languages()));
+    s.kernels = kernels->id;
+  }
   return s;
 }
 

@@ -49,6 +49,16 @@ struct StrategyConfig {
   std::vector<std::string> feedback = {"compile", "correctness", "timing"};  // also: profile
   History history = History::full;    // what earlier turns the prompt carries (refine)
   int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
+  // refinery's prompt (a C++/CUDA file with forward), or KernelBench's (a
+  // Python ModelNew, its kernels in `kernels`; default: cuda on the cuda
+  // backend, cpp on cpu, decided where the campaign starts).
+  PromptStyle prompt = PromptStyle::refinery;
+  std::optional<KernelLanguage> kernels;
+  // The language of this strategy's candidates: python for a kernelbench
+  // prompt, else the backend's.
+  eval::LanguageId candidate_language(eval::Backend backend) const {
+    return prompt == PromptStyle::kernelbench ? eval::LanguageId::python : eval::language_for(backend);
+  }
 };
 
 struct ProblemSelection {

@@ -199,7 +199,7 @@ int run(int argc, char** argv) {
       *config,
       *store,
       problems,
-      [&](const eval::Problem&, const std::string& source) -> base::Result<eval::Outcome> {
+      [&](const eval::Problem&, const std::string& source, eval::LanguageId) -> base::Result<eval::Outcome> {
         ++evaluated;
         return fake_outcome(source);
       },

@@ -161,6 +161,14 @@ class Scheduler {
 
   base::Status prepare(ChainState& st) {
     const auto& c = st.c;
+    if (c.strategy->prompt == PromptStyle::kernelbench) {
+      const KernelLanguage kernels = c.strategy->kernels.value_or(default_kernels(d_.target.backend));
+      TRY_ASSIGN(st.first,
+                 kernelbench_first_turn(d_.templates, *c.problem, eval::to_string(d_.eval_settings.size), d_.target,
+                                        eval::effective_tolerance(*c.problem, d_.eval_settings), kernels));
+      TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", kernelbench_language(kernels)}}));
+      return {};
+    }
     TRY_ASSIGN(std::string reference, base::read_file(c.problem->reference_path));
     TRY_ASSIGN(st.first, d_.templates.render(
                              "first_turn",
@@ -273,7 +281,8 @@ class Scheduler {
     record.cost_usd = response.cost_usd;
     record.usage = response.usage;
     TRY(base::write_file(dir + "/response.md", response.text));
-    Extraction e = extract_code(response.text, eval::language(d_.target.language));
+    const eval::Language& language = eval::language(st.c.strategy->candidate_language(d_.target.backend));
+    Extraction e = extract_code(response.text, language);
     // Cut at the token limit: flagged on the attempt; with no complete block
     // there is nothing to compile, and the model is told why.
     const bool truncated = response.truncated();
@@ -288,8 +297,8 @@ class Scheduler {
       record.message = e.note;
       TRY_ASSIGN(record.feedback, d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
-      TRY(base::write_file(dir + "/" + eval::language(d_.target.language).candidate_file(), *e.code));
-      TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code));
+      TRY(base::write_file(dir + "/" + language.candidate_file(), *e.code));
+      TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code, language.id));
       // An evaluation the run's own interruption cut short (Ctrl-C, or Slurm
       // preempting the task: both signal the worker too) says nothing about
       // the candidate: not recorded, and evaluated again on resume.

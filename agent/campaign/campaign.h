@@ -41,7 +41,9 @@ using Ask = std::function<base::Result<Completion>(const ModelConfig& model, con
                                                    const ChatRequest& request)>;
 // Evaluates a candidate's source for a problem: the Evaluator, or a fake in
 // tests and benchmarks. An Error stops the campaign (see eval::Evaluator).
-using Evaluate = std::function<base::Result<eval::Outcome>(const eval::Problem& problem, const std::string& source)>;
+// `language`: the candidate's (a strategy's, StrategyConfig::candidate_language).
+using Evaluate = std::function<base::Result<eval::Outcome>(const eval::Problem& problem, const std::string& source,
+                                                           eval::LanguageId language)>;
 
 struct Progress {
   int done = 0, total = 0;  // attempts

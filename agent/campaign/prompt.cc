@@ -108,6 +108,54 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
   return v;
 }
 
+Result<std::string> kernelbench_first_turn(const PromptTemplates& templates, const eval::Problem& problem,
+                                           const std::string& size, const Target& target,
+                                           const eval::Tolerance& tolerance, KernelLanguage kernels) {
+  if (problem.python_reference_path.empty())
+    return Error{problem.id + " has no reference.py, which the kernelbench prompt shows"};
+  TRY_ASSIGN(std::string reference, base::read_file(problem.python_reference_path));
+  const KernelLanguageRow& row = kernel_language(kernels);
+  TRY_ASSIGN(std::string example_model, templates.render("kernelbench_example_model", {}));
+  TRY_ASSIGN(std::string example_new, templates.render(row.example, {}));
+  Values v;
+  v["problem_id"] = problem.id;
+  v["problem_title"] = problem.title.empty() ? problem.name : problem.title;
+  v["reference_py"] = base::trim(reference);
+  v["kernels"] = row.wording;
+  v["example_model"] = base::trim(example_model);
+  v["example_new"] = base::trim(example_new);
+  v["size"] = size;
+  std::vector<std::string> dims;
+  if (const base::Dims* d = problem.size(size))
+    for (const auto& [name, value] : *d) dims.push_back(name + "=" + std::to_string(value));
+  v["dims"] = dims.empty() ? "no dims" : base::join(dims, ", ");
+  v["device"] = target.backend == eval::Backend::cuda ? "the GPU (cuda)" : "the CPU";
+  v["hardware"] = target.hardware;
+  v["libtorch_version"] = target.libtorch_version;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", tolerance.atol);
+  v["atol"] = buf;
+  std::snprintf(buf, sizeof buf, "%g", tolerance.rtol);
+  v["rtol"] = buf;
+  return templates.render("kernelbench_first_turn", v);
+}
+
+std::string kernelbench_language(KernelLanguage kernels) {
+  switch (kernels) {
+    case KernelLanguage::cuda:
+      return "Python (a ModelNew module) with CUDA kernels through load_inline";
+    case KernelLanguage::triton:
+      return "Python (a ModelNew module) with Triton kernels";
+    case KernelLanguage::cpp:
+      return "Python (a ModelNew module) with C++ kernels through load_inline";
+  }
+  return "Python";
+}
+
+KernelLanguage default_kernels(eval::Backend backend) {
+  return backend == eval::Backend::cuda ? KernelLanguage::cuda : KernelLanguage::cpp;
+}
+
 std::string trim_compile_log(const std::string& log, size_t budget_bytes) {
   // refinery's own one-line errors, when it has them, are the whole story.
   if (std::string ours = eval::refinery_errors(log); !ours.empty() && ours.size() <= budget_bytes) return ours;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/strategy_kind.h"
 #include "base/result.h"
 #include "eval/build/language.h"
 #include "eval/job.h"
@@ -43,6 +44,17 @@ struct Target {
 
 Values first_turn_values(const eval::Problem& problem, const std::string& size, const Target& target,
                          const eval::Tolerance& tolerance, const std::string& reference_source);
+
+// KernelBench's prompt (a strategy's `prompt: kernelbench`): the problem's
+// reference.py, what to write ModelNew's kernels in, and this project's
+// one-shot example of such an answer (prompts/kernelbench_*.txt).
+base::Result<std::string> kernelbench_first_turn(const PromptTemplates& templates, const eval::Problem& problem,
+                                                 const std::string& size, const Target& target,
+                                                 const eval::Tolerance& tolerance, KernelLanguage kernels);
+// What the system prompt calls the language of such an answer.
+std::string kernelbench_language(KernelLanguage kernels);
+// A strategy's kernels where it names none: CUDA on the cuda backend, C++ on cpu.
+KernelLanguage default_kernels(eval::Backend backend);
 
 // The feedback message for one outcome: an intro, then a section per kind in
 // `kinds` that applies (compile, correctness, timing, profile), then the

@@ -16,7 +16,22 @@ constexpr HistoryRow kHistories[] = {
     {History::last, "last"},
 };
 
-static_assert(base::in_enum_order(kKinds) && base::in_enum_order(kHistories), "rows must follow their enum's order");
+constexpr PromptStyleRow kPromptStyles[] = {
+    {PromptStyle::refinery, "refinery"},
+    {PromptStyle::kernelbench, "kernelbench"},
+};
+
+constexpr KernelLanguageRow kKernelLanguages[] = {
+    {KernelLanguage::cuda, "cuda", "custom CUDA kernels, compiled with torch.utils.cpp_extension.load_inline",
+     "kernelbench_example_cuda"},
+    {KernelLanguage::triton, "triton", "custom Triton kernels (@triton.jit)", "kernelbench_example_triton"},
+    {KernelLanguage::cpp, "cpp", "custom C++ kernels for the CPU, compiled with torch.utils.cpp_extension.load_inline",
+     "kernelbench_example_cpp"},
+};
+
+static_assert(base::in_enum_order(kKinds) && base::in_enum_order(kHistories) && base::in_enum_order(kPromptStyles) &&
+                  base::in_enum_order(kKernelLanguages),
+              "rows must follow their enum's order");
 
 }  // namespace
 
@@ -25,6 +40,15 @@ std::span<const StrategyKindRow> strategy_kinds() {
 }
 std::span<const HistoryRow> histories() {
   return kHistories;
+}
+std::span<const PromptStyleRow> prompt_styles() {
+  return kPromptStyles;
+}
+std::span<const KernelLanguageRow> kernel_languages() {
+  return kKernelLanguages;
+}
+const KernelLanguageRow& kernel_language(KernelLanguage id) {
+  return base::row_at(kKernelLanguages, id);
 }
 std::string to_string(StrategyKind kind) {
   return base::row_at(kKinds, kind).name;

@@ -27,7 +27,31 @@ struct HistoryRow {
   const char* name;  // `history: NAME`
 };
 
+// Which prompt a strategy's chains get: refinery's own (the C++ reference,
+// one C++ or CUDA file with `forward`), or KernelBench's (the PyTorch
+// reference, a Python module defining ModelNew, with a one-shot example).
+enum class PromptStyle { refinery, kernelbench };
+
+struct PromptStyleRow {
+  PromptStyle id;
+  const char* name;  // `prompt: NAME`
+};
+
+// What a kernelbench prompt asks ModelNew's kernels to be written in: CUDA
+// through load_inline, Triton, or C++ through load_inline (cpu).
+enum class KernelLanguage { cuda, triton, cpp };
+
+struct KernelLanguageRow {
+  KernelLanguage id;
+  const char* name;     // `kernels: NAME`
+  const char* wording;  // how the prompt names it: "custom CUDA kernels (through load_inline)"
+  const char* example;  // the template holding its one-shot example: "kernelbench_example_cuda"
+};
+
 std::span<const StrategyKindRow> strategy_kinds();
+std::span<const PromptStyleRow> prompt_styles();
+std::span<const KernelLanguageRow> kernel_languages();
+const KernelLanguageRow& kernel_language(KernelLanguage id);
 std::span<const HistoryRow> histories();
 std::string to_string(StrategyKind kind);
 std::string to_string(History history);

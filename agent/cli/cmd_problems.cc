@@ -117,6 +117,66 @@ int show(const Args& args) {
   return 0;
 }
 
+// `problems check --python`: each problem's reference.py, as a Python
+// candidate (ModelNew = Model), against its C++ reference through the judge:
+// the same weights and inputs, the problem's tolerance. What a Python
+// candidate is built and bound with (reference.py's constructor and WEIGHTS)
+// is checked with it.
+int check_python(const Args& args, Context& ctx, const std::vector<eval::Problem>& problems) {
+  eval::EvalSettings settings = ctx.settings;
+  settings.language = eval::LanguageId::python;
+  (void)eval::apply_policy(settings.static_checks, "off");  // the project's own code
+  const bool side_by_side = settings.backend == eval::Backend::cpu && !settings.timing.enabled;
+  const size_t lanes = side_by_side ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  std::vector<std::promise<base::Result<eval::Outcome>>> promised(problems.size());
+  std::vector<std::future<base::Result<eval::Outcome>>> outcomes;
+  for (auto& p : promised) outcomes.push_back(p.get_future());
+  std::atomic<size_t> next{0};
+  std::vector<std::jthread> workers;
+  for (size_t w = 0; w < lanes; ++w)
+    workers.emplace_back([&] {
+      for (size_t i; (i = next++) < problems.size();) {
+        const eval::Problem& p = problems[i];
+        auto text = p.python_reference_path.empty()
+                        ? base::Result<std::string>(base::Error{p.id + " has no reference.py"})
+                        : base::read_file(p.python_reference_path);
+        promised[i].set_value(text ? ctx.evaluator->evaluate(p, *text + "\n\nModelNew = Model\n", settings)
+                                   : base::Result<eval::Outcome>(text.error()));
+      }
+    });
+  Printer out;
+  int failures = 0;
+  nlohmann::json results = nlohmann::json::array();
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const auto& p = problems[i];
+    auto outcome = outcomes[i].get();
+    const std::string label = p.id + " " + p.name;
+    const bool ok = outcome && outcome->status == eval::Status::correct;
+    failures += !ok;
+    if (args.has("json")) {
+      nlohmann::json j = outcome ? eval::summary_json(*outcome) : nlohmann::json{{"message", outcome.error().message}};
+      j["problem"] = p.id;
+      j["ok"] = ok;
+      results.push_back(j);
+    } else if (!outcome) {
+      out.failed(label, outcome.error().message);
+    } else if (!ok) {
+      out.failed(label, format_outcome(*outcome, out));
+    } else {
+      char line[256];
+      std::snprintf(line, sizeof line, "%-34s  ok   reference.py agrees with reference.cpp", label.c_str());
+      out.line(line);
+    }
+  }
+  if (args.has("json"))
+    std::printf("%s\n", results.dump(2).c_str());
+  else
+    out.line(std::to_string(problems.size() - failures) + " of " + std::to_string(problems.size()) +
+             " Python references agree with their C++ references (" + eval::to_string(settings.backend) + ", size " +
+             eval::to_string(settings.size) + ")");
+  return failures ? 1 : 0;
+}
+
 int check(const Args& args) {
   std::vector<std::string> notes;
   auto settings = eval_settings_from_args(args, &notes);
@@ -148,6 +208,7 @@ int check(const Args& args) {
     }
     problems = std::move(some).value();
   }
+  if (args.has("python")) return check_python(args, ctx, problems);
   // References compile before any is checked, so that compiles never share
   // the cores a reference is being timed on: in batches (compile_batch: one
   // read of LibTorch's headers per batch), two at a time, or one by one with
@@ -267,7 +328,7 @@ int cmd_problems(const std::vector<std::string>& argv) {
   const char* usage =
       "usage: refinery problems list [ID...]\n"
       "       refinery problems show ID [--size small|full] [--json]\n"
-      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [--audit] [flags]\n"
+      "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [--audit | --python] [flags]\n"
       "ID: level1/19, a name, a folder, a range of one level (level1/1-40) or a set (set:quick)\n";
   if (argv.empty()) {
     std::fprintf(stderr, "%s", usage);
@@ -281,6 +342,7 @@ int cmd_problems(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> flags = eval_flags();
   flags.push_back({"audit", false, "check: also run the reference audit (would a kernel that skips the work pass?)"});
   flags.push_back({"no-batch", false, "check: compile each reference alone, not in batches"});
+  flags.push_back({"python", false, "check: each reference.py, as a Python candidate, against its reference.cpp"});
   auto args = parse_args(rest, flags);
   if (!args) {
     std::fprintf(stderr, "refinery problems: %s\n%s", args.error().message.c_str(), usage);

@@ -308,7 +308,11 @@ int cmd_run(const std::vector<std::string>& argv) {
       *config,
       *store,
       *problems,
-      [&](const eval::Problem& p, const std::string& source) { return evaluator.evaluate(p, source, settings); },
+      [&](const eval::Problem& p, const std::string& source, eval::LanguageId language) {
+        eval::EvalSettings s = settings;
+        s.language = language;
+        return evaluator.evaluate(p, source, s);
+      },
       settings,
       *templates,
       Target{settings.backend, eval::language_for(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name,

@@ -124,8 +124,7 @@ TEST_SUITE("python candidates, cpu backend") {
     CHECK_MESSAGE(shape.status == Status::wrong_shape, shape.message);
     auto late = python().run("level1/19", python_fixture("build_in_forward.py"));
     CHECK(late.status == Status::runtime_error);
-    CHECK_MESSAGE(late.message.find("load_inline(name='relu_late') was not built") != std::string::npos,
-                  late.message);
+    CHECK_MESSAGE(late.message.find("load_inline(name='relu_late') was not built") != std::string::npos, late.message);
   }
 
   TEST_CASE("an import that never returns is a timeout, and the next candidate is evaluated") {
@@ -153,9 +152,24 @@ TEST_SUITE("python candidates, cpu backend: attacks") {
     const std::string candidate = dir.path + "/steal.py";
     REQUIRE(base::write_file(candidate, python_fixture("attack_secrets.py")).ok());
     base::SpawnOptions so;
-    so.argv = {REFINERY_BINARY_PATH, "eval", "--problem", "level1/19", "--candidate", candidate, "--backend", "cpu",
-               "--cache-dir", test_support::cache_dir(), "--trials", "1", "--no-timing", "--size", "small", "--json",
-               "--static-checks", "off"};
+    so.argv = {REFINERY_BINARY_PATH,
+               "eval",
+               "--problem",
+               "level1/19",
+               "--candidate",
+               candidate,
+               "--backend",
+               "cpu",
+               "--cache-dir",
+               test_support::cache_dir(),
+               "--trials",
+               "1",
+               "--no-timing",
+               "--size",
+               "small",
+               "--json",
+               "--static-checks",
+               "off"};
     so.env = eval::current_environment();
     so.env.push_back("OPENAI_API_KEY=" + key);
     so.env.push_back("REFINERY_TEST_TOKEN=" + key);

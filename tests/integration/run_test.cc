@@ -15,6 +15,7 @@
 #include "base/fs.h"
 #include "base/subprocess.h"
 #include "base/text.h"
+#include "build_info.h"
 #include "eval/worker_launcher.h"
 #include "http_server.h"
 #include "test_support.h"
@@ -498,5 +499,33 @@ TEST_SUITE("refinery run") {
     CHECK(threads.err.find("--threads must be an integer between 1 and 1024, got 'abc'") != std::string::npos);
     CHECK(threads.err.find("usage: refinery run CONFIG [flags]") != std::string::npos);
     fs::remove_all(dir);
+  }
+  TEST_CASE("KernelBench's prompt: the PyTorch reference and an example shown, a Python ModelNew taken") {
+    if (!REFINERY_PYTHON_FOUND) {
+      MESSAGE("skipped: refinery was built without a Python whose torch is its LibTorch (python3-torch)");
+      return;
+    }
+    std::string out = temp_run_dir();
+    auto r = run({REFINERY_BINARY_PATH, "run", "tests/fixtures/replay/kernelbench_two_turns.yaml", "--out", out,
+                  "--cache-dir", test_support::cache_dir()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    auto attempts = lines(out + "/attempts.jsonl");
+    REQUIRE(attempts.size() == 2);
+    std::map<int, json> by_turn;
+    for (const auto& a : attempts) by_turn[a["turn"].get<int>()] = a;
+    CHECK(by_turn[1]["status"] == "no_code");
+    CHECK_MESSAGE(by_turn[1]["message"].get<std::string>().find("class ModelNew") != std::string::npos,
+                  by_turn[1]["message"]);
+    CHECK_MESSAGE(by_turn[2]["status"] == "correct", by_turn[2]);
+    const std::string dir = out + "/attempts/recorded/kb/level1/19/s0/";
+    CHECK(fs::exists(dir + "t2/candidate.py"));
+    auto prompt = base::read_file(dir + "t1/prompt.md");
+    REQUIRE(prompt.ok());
+    for (const char* shown : {"class Model(nn.Module)", "def get_inputs()", "Write `ModelNew`",
+                              "custom C++ kernels for the CPU, compiled with torch.utils.cpp_extension.load_inline",
+                              "relu_add = load_inline(", "Python (a ModelNew module) with C++ kernels"})
+      CHECK_MESSAGE(prompt->find(shown) != std::string::npos, shown);
+    CHECK(prompt->find("```cpp") == std::string::npos);  // not refinery's own prompt
+    fs::remove_all(fs::path(out).parent_path());
   }
 }

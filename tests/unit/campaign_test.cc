@@ -111,7 +111,7 @@ TEST_SUITE("campaign") {
       }
       return Harness::answer();
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       return Harness::correct(1.5);
     };
     h.on_progress = [&](const agent::Progress&) {
@@ -136,7 +136,7 @@ TEST_SUITE("campaign") {
       ++asked;
       return Harness::answer();
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       return Harness::correct(1.1);
     };
     int seen = 0;
@@ -170,7 +170,7 @@ TEST_SUITE("campaign") {
       o.message = message;
       return o;
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       if (++evaluated == 2) {
         h.stop = true;  // as the handler sets it
         return sigterm("the worker was killed by SIGTERM");
@@ -187,7 +187,7 @@ TEST_SUITE("campaign") {
 
     // A candidate that ends itself with SIGTERM, the run going on: its crash.
     Harness h2;
-    auto self_kill = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto self_kill = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       return sigterm("the runner was killed by SIGTERM");
     };
     h2.config.strategies[0].turns = 1;
@@ -203,7 +203,7 @@ TEST_SUITE("campaign") {
     auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
                    const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
     std::atomic<int> evaluated{0};
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       if (++evaluated == 3) return base::Error{"the worker cannot start: no such file"};
       return Harness::correct(0.9);
     };
@@ -218,7 +218,7 @@ TEST_SUITE("campaign") {
     h.config.models.resize(1);
     auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
                    const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       eval::Outcome o;
       o.status = eval::Status::correct;
       o.message = eval::kTimingDisabledMessage;
@@ -253,7 +253,7 @@ TEST_SUITE("campaign") {
       ++asked;
       return Harness::answer();
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       return Harness::correct(1.5);
     };
     REQUIRE(h.run(ask, evaluate).ok());
@@ -271,7 +271,7 @@ TEST_SUITE("campaign") {
                    const agent::ChatRequest&) -> base::Result<agent::Completion> {
       return Harness::answer(key.turn == 1 ? "I would rather not." : "```cpp\n// k\n```");
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       return Harness::correct(1.2);
     };
     REQUIRE(h.run(ask, evaluate).ok());
@@ -298,7 +298,7 @@ TEST_SUITE("campaign") {
       c.response.finish_reason = "length";
       return c;
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
       ++evaluated;
       return Harness::correct(1.1);
     };

@@ -200,6 +200,25 @@ TEST_SUITE("agent::Config") {
               .find("invalid value 'some' for 'history' (expected one of: full, last)") != std::string::npos);
   }
 
+  TEST_CASE("a strategy's prompt: refinery's by default, KernelBench's with the kernels it asks for") {
+    auto plain = agent::parse_config(kConfig, "exp.yaml");
+    REQUIRE(plain.ok());
+    CHECK(plain->strategies[0].prompt == agent::PromptStyle::refinery);
+    CHECK(plain->strategies[0].candidate_language(eval::Backend::cuda) == eval::LanguageId::cuda_cxx);
+    auto kb = agent::parse_config(
+        with(kConfig, "    history: last\n", "    prompt: kernelbench\n    kernels: triton\n"), "exp.yaml");
+    REQUIRE_MESSAGE(kb.ok(), (kb.ok() ? "" : kb.error().message));
+    CHECK(kb->strategies[0].prompt == agent::PromptStyle::kernelbench);
+    CHECK(kb->strategies[0].kernels == agent::KernelLanguage::triton);
+    CHECK(kb->strategies[0].candidate_language(eval::Backend::cpu) == eval::LanguageId::python);
+    CHECK(error_of(with(kConfig, "    history: last\n", "    kernels: cuda\n"))
+              .find("'kernels' chooses what a kernelbench prompt asks for; add prompt: kernelbench") !=
+          std::string::npos);
+    CHECK(error_of(with(kConfig, "    history: last\n", "    prompt: kernelbench\n    kernels: tilelang\n"))
+              .find("invalid value 'tilelang' for 'kernels' (expected one of: cuda, triton, cpp)") !=
+          std::string::npos);
+  }
+
   TEST_CASE("openai_compatible needs its server's base_url and sends no key unless api_key_env names one") {
     CHECK(error_of(with(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"),
                         "    base_url: http://127.0.0.1:8000/v1\n", ""))
