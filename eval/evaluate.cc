@@ -148,6 +148,17 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
       break;
   }
   CompileJob cand_job{settings.backend, language.id, false, candidate_source, candidate_shim, "candidate", init_args};
+  if (language.loader == Loader::python) {
+    TRY_ASSIGN(std::vector<ResolvedInput> resolved, resolve_inputs(problem, settings.size));
+    nlohmann::json specs = nlohmann::json::array();
+    for (const auto& in : resolved)
+      specs.push_back({{"shape", in.shape},
+                       {"dtype", to_string(in.dtype)},
+                       {"scalar", in.is_scalar},
+                       {"value", in.scalar_value},
+                       {"weight", in.is_weight}});
+    cand_job.warm_inputs = specs.dump();
+  }
   auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
   auto cand = compiler_.compile(cand_job);
   auto ref = ref_future.get();

@@ -23,7 +23,7 @@ std::string install_root(const std::string& program) {
 
 base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& options, std::vector<std::string> argv,
                                  const std::string& scratch, const std::vector<std::string>& read_only,
-                                 const std::vector<std::string>& devices) {
+                                 const std::vector<std::string>& devices, bool gpu) {
   const CompileSandbox& s = options.sandbox;
   base::SpawnOptions o;
   o.argv = std::move(argv);
@@ -46,6 +46,7 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   eval::SandboxView view = eval::toolchain_view();
   view.scratch_bytes = s.scratch_bytes;
   view.devices.insert(view.devices.end(), devices.begin(), devices.end());
+  view.nvidia_devices = gpu;
   view.require_every_layer = !s.allow_incomplete;
   for (const std::string& program : {t.cxx, t.nvcc})
     if (std::string root = program.empty() ? "" : install_root(program); !root.empty()) view.read_only.push_back(root);

@@ -115,6 +115,9 @@ struct CompileJob {
   // KernelBench's get_init_inputs gives them), so that a load_inline in its
   // constructor builds too.
   std::vector<int64_t> init_args = {};
+  // Python on cuda: the job's inputs (JSON: [{shape, dtype, scalar, value,
+  // weight}]) for the one forward that has Triton compile in the build.
+  std::string warm_inputs = {};
 };
 
 struct CompiledLibrary {

@@ -40,10 +40,11 @@ base::Status seal(const std::filesystem::path& dir, Access access = Access::owne
 // LibTorch, options.sandbox.read_only and `read_only`. Its environment: PATH,
 // LD_LIBRARY_PATH, CUDA_HOME, LC_ALL=C, and HOME and TMPDIR the sandbox's /tmp
 // (the host's when unsandboxed).
-// `devices`: more of /dev it may open ("urandom", which an interpreter reads).
+// `devices`: more of /dev it may open ("urandom", which an interpreter reads);
+// `gpu`: the NVIDIA devices too (a Python build that runs Triton's compile).
 base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& options, std::vector<std::string> argv,
                                  const std::string& scratch, const std::vector<std::string>& read_only,
-                                 const std::vector<std::string>& devices = {});
+                                 const std::vector<std::string>& devices = {}, bool gpu = false);
 // The line a compile that hit a cap adds to its log ("refinery: the compile
 // exceeded its memory cap (6 GiB)"), or nullopt.
 std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options);

@@ -59,8 +59,14 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   }
   TRY_ASSIGN(std::string version, compiler_version(toolchain_.python));
   TRY_ASSIGN(std::string cxx_version, compiler_version(toolchain_.cxx));
-  nlohmann::json args = {
-      {"source", "candidate.py"}, {"init", job.init_args}, {"ext", "ext"}, {"manifest", "manifest.json"}};
+  nlohmann::json args = {{"source", "candidate.py"},
+                         {"init", job.init_args},
+                         {"ext", "ext"},
+                         {"manifest", "manifest.json"},
+                         {"warm", nullptr}};
+  // Triton compiles when a kernel first runs: a module that uses it runs once here, on the GPU.
+  const bool warm = job.backend == Backend::cuda && job.source.find("triton") != std::string::npos;
+  if (warm) args["warm"] = {{"device", "cuda"}, {"inputs", nlohmann::json::parse(job.warm_inputs, nullptr, false)}};
   const std::string key = base::sha256_hex(
       "python-build-v1\n" + toolchain_.python + "\n" + version + "\n" + cxx_version + "\n" + toolchain_.nvcc + "\n" +
       toolchain_.torch_version + "\n" + detail::sandbox_key(options_) + "\n" + to_string(job.backend) + "\n" +
@@ -85,11 +91,13 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
     if (!p.empty() && fs::is_directory(p)) read_only.push_back(p);
   base::SpawnOptions o = detail::compile_spawn(toolchain_, options_,
                                                {toolchain_.python, "-I", "-B", at("python_build.py"), at("args.json")},
-                                               tmp, read_only, {"urandom", "random"});
+                                               tmp, read_only, {"urandom", "random"}, /*gpu=*/warm);
   o.env.push_back("MAX_JOBS=2");
   if (job.backend == Backend::cuda) o.env.push_back("TORCH_CUDA_ARCH_LIST=" + torch_arch(options_.cuda_arch));
-  // No GPU in the compilers' sandbox: a constructor that needs one is the runner's to report.
-  o.env.push_back("CUDA_VISIBLE_DEVICES=");
+  if (warm)
+    o.env.push_back("TRITON_CACHE_DIR=" + at("triton"));
+  else  // no GPU in the compilers' sandbox: a constructor that needs one is the runner's to report
+    o.env.push_back("CUDA_VISIBLE_DEVICES=");
 
   slots_.acquire();
   struct Release {
@@ -125,6 +133,15 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
       files.push_back({e.value("name", ""), e.value("python_module", true) ? "extension" : "library", *bytes});
     }
   }
+  // What Triton compiled (kernels, launcher), by its path in the cache, for the runner's own cache.
+  if (out.ok && warm && fs::is_directory(at("triton"))) {
+    for (const auto& f : fs::recursive_directory_iterator(at("triton"))) {
+      if (!f.is_regular_file()) continue;
+      auto bytes = base::read_file(f.path().string());
+      if (!bytes) continue;
+      files.push_back({fs::relative(f.path(), at("triton")).string(), "triton_cache", *bytes});
+    }
+  }
   for (std::string* text : {&out.log, &out.command}) *text = redactor_.redact(*text);
   std::error_code ec;
   if (r.timed_out) {  // not cached: a less loaded machine may finish
@@ -132,7 +149,7 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
     return noted(out);
   }
   // What the build left besides the bundle goes: objects, ninja's files, the copy of the source.
-  for (const auto& name : {"ext", "candidate.py", "python_build.py", "args.json", "manifest.json"})
+  for (const auto& name : {"ext", "triton", "candidate.py", "python_build.py", "args.json", "manifest.json"})
     fs::remove_all(at(name), ec);
   if (out.ok) {
     TRY(base::write_file(at("lib.so"), write_bundle(files)));

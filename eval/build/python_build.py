@@ -9,7 +9,13 @@
 #
 #   python3 python_build.py ARGS.json
 #
-# ARGS: {"source": file, "init": [dims], "ext": folder, "manifest": file}.
+# ARGS: {"source": file, "init": [dims], "ext": folder, "manifest": file,
+#        "warm": {"device": "cuda", "inputs": [{shape, dtype, scalar, value, weight}]} or null}.
+#
+# With "warm" (a module that uses Triton, on the cuda backend), ModelNew also
+# runs once on inputs of the job's shapes, so that Triton compiles its
+# kernels (and its launcher) here, into TRITON_CACHE_DIR; the runner starts
+# no compiler, so it finds them there.
 import json
 import os
 import sys
@@ -95,11 +101,42 @@ model_new = module.__dict__.get("ModelNew")
 if not isinstance(model_new, type):
     fail("ModelNew", "the module defines no class ModelNew")
 try:
-    model_new(*args["init"])
+    model = model_new(*args["init"])
 except BaseException:
     # Only a build it asked for is the build's business here; the runner
     # reports any other failure of the constructor, on its device.
     if manifest["error"] is not None:
         done(1)
     manifest["constructor"] = traceback.format_exc(limit=-2)
+    done(0)
+
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16,
+          "int64": torch.int64, "int32": torch.int32, "bool": torch.bool}
+warm = args.get("warm")
+if warm:
+    try:
+        device = warm["device"]
+        values = []
+        for spec in warm["inputs"]:
+            if spec["weight"]:
+                continue
+            dtype = DTYPES[spec["dtype"]]
+            if spec["scalar"]:
+                value = spec["value"]
+                values.append(bool(value) if dtype == torch.bool else int(value) if not dtype.is_floating_point
+                              else float(value))
+            elif dtype.is_floating_point:
+                values.append(torch.randn(spec["shape"], device=device, dtype=dtype))
+            else:
+                values.append(torch.zeros(spec["shape"], device=device, dtype=dtype))
+        if isinstance(model, torch.nn.Module):
+            model = model.to(device)
+        with torch.no_grad():
+            model(*values)
+        torch.cuda.synchronize()
+    except BaseException as e:
+        # A Triton compile error is the build's; anything else, the runner's to report.
+        if type(e).__module__.startswith("triton"):
+            fail("triton", traceback.format_exc(limit=-3))
+        manifest["warm"] = traceback.format_exc(limit=-2)
 done(0)

@@ -10,7 +10,8 @@
 //
 // "extension" is a Python extension module (load_inline's default);
 // "library" one built with is_python_module=False, which the module loads as
-// torch.ops. Constant functions, no state.
+// torch.ops; "triton_cache" a file of Triton's cache (named by its path
+// there) that the build's one forward filled. Constant functions, no state.
 #pragma once
 
 #include <string>
@@ -22,7 +23,7 @@ namespace eval {
 
 struct BundleFile {
   std::string name;  // the source: "model_new.py"; a build: the name its call gave
-  std::string kind;  // "source", "extension" or "library"
+  std::string kind;  // "source", "extension", "library" or "triton_cache"
   std::string bytes;
 };
 

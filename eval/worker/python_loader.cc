@@ -11,12 +11,15 @@
 
 #include <ATen/DLConvertor.h>
 #include <ATen/core/grad_mode.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <tuple>
 #include <utility>
 
+#include "base/fs.h"
 #include "base/text.h"
 #include "build_info.h"
 #include "eval/build/python_bundle.h"
@@ -101,6 +104,8 @@ class Embedded final : public PythonCandidate {
     for (auto& f : files) {
       if (f.kind == "source") {
         source_ = std::move(f.bytes);
+      } else if (f.kind == "triton_cache") {
+        triton_.push_back(std::move(f));
       } else {
         TRY_ASSIGN(int fd, sealed_memfd(f.name, f.bytes));
         fds_.push_back(fd);
@@ -111,6 +116,20 @@ class Embedded final : public PythonCandidate {
   }
 
   const std::vector<int>& library_fds() const override { return fds_; }
+
+  // The function defined after each @triton.jit (other decorators may sit between).
+  std::vector<std::string> triton_kernels() const override {
+    std::vector<std::string> names;
+    for (size_t at = source_.find("triton.jit"); at != std::string::npos; at = source_.find("triton.jit", at + 1)) {
+      const size_t def = source_.find("def ", at);
+      if (def == std::string::npos) break;
+      const size_t open = source_.find('(', def);
+      if (open == std::string::npos) break;
+      std::string name = base::trim(source_.substr(def + 4, open - def - 4));
+      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    return names;
+  }
 
   base::Status load(const nlohmann::json& job) override {
     TRY(start_interpreter());
@@ -214,8 +233,35 @@ class Embedded final : public PythonCandidate {
     double value = 0;
   };
 
+  // What the build's forward left in Triton's cache, in a folder of the
+  // runner's own /tmp that Triton is pointed at; and where libcuda is, which
+  // Triton would otherwise ask ldconfig (a process) for.
+  base::Status prepare_triton() {
+    if (triton_.empty()) return {};
+    char dir[] = "/tmp/refinery-triton-XXXXXX";
+    if (!mkdtemp(dir)) return base::Error{std::string("a folder for Triton's cache: ") + std::strerror(errno)};
+    for (const auto& f : triton_) {
+      if (f.name.find("..") != std::string::npos || f.name.empty() || f.name[0] == '/')
+        return base::Error{"the bundle names a Triton cache file " + f.name};
+      const std::string path = std::string(dir) + "/" + f.name;
+      for (size_t slash = path.find('/', sizeof dir); slash != std::string::npos; slash = path.find('/', slash + 1))
+        mkdir(path.substr(0, slash).c_str(), 0700);
+      TRY(base::write_file(path, f.bytes));
+    }
+    setenv("TRITON_CACHE_DIR", dir, 1);
+    std::ifstream maps("/proc/self/maps");
+    for (std::string line; std::getline(maps, line);) {
+      auto at = line.find("/libcuda.so");
+      if (at == std::string::npos) continue;
+      setenv("TRITON_LIBCUDA_PATH", line.substr(line.find('/'), at - line.find('/')).c_str(), 1);
+      break;
+    }
+    return {};
+  }
+
   base::Status start_interpreter() {
     if (Py_IsInitialized()) return {};
+    TRY(prepare_triton());
     PyConfig config;
     PyConfig_InitIsolatedConfig(&config);
     config.site_import = 0;              // sys.path is the one refinery was built with, .pth entries included
@@ -262,6 +308,7 @@ class Embedded final : public PythonCandidate {
   }
 
   std::string source_;
+  std::vector<BundleFile> triton_;
   std::vector<int> fds_;
   std::vector<std::tuple<std::string, std::string, std::string>> built_;  // name, kind, path
   std::vector<Input> inputs_;

@@ -33,8 +33,11 @@ namespace eval::worker {
 class PythonCandidate {
  public:
   virtual ~PythonCandidate() = default;
-  // The descriptors of the libraries the build made (for the launch watch).
+  // The descriptors of the libraries the build made, and the names of the
+  // module's Triton kernels (its @triton.jit functions): its own kernels, for
+  // the launch watch.
   virtual const std::vector<int>& library_fds() const = 0;
+  virtual std::vector<std::string> triton_kernels() const = 0;
   // job: the runner's job (runner.h: backend, device, inputs with their
   // weight names, init).
   virtual base::Status load(const nlohmann::json& job) = 0;

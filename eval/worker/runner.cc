@@ -86,6 +86,8 @@ struct Runner {
         return void(watch_note = "reading the candidate library's functions: " + functions.error().message);
       own.insert(own.end(), functions->begin(), functions->end());
     }
+    if (python)
+      for (auto& name : python->triton_kernels()) own.push_back(std::move(name));
     auto w = profiler::LaunchWatch::start(own);
     if (!w) return void(watch_note = w.error().message);
     watch = std::move(w).value();
