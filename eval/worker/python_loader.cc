@@ -131,7 +131,8 @@ class Embedded final : public PythonCandidate {
     return names;
   }
 
-  base::Status load(const nlohmann::json& job) override {
+  base::Status start() override {
+    if (globals_) return {};
     TRY(start_interpreter());
     globals_ = Ref(PyDict_New());
     PyDict_SetItemString(globals_.p, "__builtins__", PyEval_GetBuiltins());
@@ -144,6 +145,11 @@ class Embedded final : public PythonCandidate {
     to_dlpack_ = Ref(PyObject_GetAttrString(dlpack.p, "to_dlpack"));
     call_ = Ref(PyDict_GetItemString(globals_.p, "call"));
     Py_XINCREF(call_.p);
+    return {};
+  }
+
+  base::Status load(const nlohmann::json& job) override {
+    TRY(start());
 
     // The job's inputs: which are weights (and the reference's name for each), which scalars.
     Ref wanted(PyList_New(0));

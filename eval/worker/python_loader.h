@@ -38,6 +38,9 @@ class PythonCandidate {
   // the launch watch.
   virtual const std::vector<int>& library_fds() const = 0;
   virtual std::vector<std::string> triton_kernels() const = 0;
+  // Starts the interpreter and imports torch (no model code): the runner
+  // does it before its hello, while the judge sets itself up.
+  virtual base::Status start() = 0;
   // job: the runner's job (runner.h: backend, device, inputs with their
   // weight names, init).
   virtual base::Status load(const nlohmann::json& job) = 0;

@@ -390,6 +390,10 @@ int runner_main(OpenPython open_python) {
     r.start_watch();
   else
     r.watch_note = "the launch watch was turned off (--no-launch-watch)";
+  // The interpreter and torch (no model code yet) start now, while the judge sets itself up.
+  if (r.python)
+    if (auto started = r.python->start(); !started)
+      return hello(Reply::failed, "starting the Python runner: " + started.error().message), 2;
   // The filter goes on before any model code is in the process, and the judge
   // reads whether it did before it lets the candidate load.
   auto filtered = eval::install_runner_filter(false);

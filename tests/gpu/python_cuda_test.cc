@@ -66,7 +66,8 @@ TEST_SUITE("python candidates, cuda backend") {
       CHECK_FALSE(inline_cuda.library_only);
       auto triton = timed(pass ? "Triton, cached" : "Triton, cold", "level1/19", python_fixture("relu_triton.py"), py,
                           eval::Size::full);
-      CHECK_MESSAGE(triton.status == Status::correct, triton.message, "\n", (triton.compile ? triton.compile->log : ""));
+      CHECK_MESSAGE(triton.status == Status::correct, triton.message, "\n",
+                    (triton.compile ? triton.compile->log : ""));
     }
     auto plain = timed("plain PyTorch", "level1/19", python_fixture("relu_plain.py"), py, eval::Size::full);
     CHECK_MESSAGE(plain.status == Status::correct, plain.message);

@@ -69,6 +69,9 @@ TEST_SUITE("python candidates, cpu backend") {
     REQUIRE_MESSAGE(again.status == Status::correct, again.message);
     CHECK(again.compile->cached);
     CHECK(again.compile->seconds == 0);
+    // The runner's cpp_extension answers load_inline itself and leaves the rest to the real module.
+    auto helpers = python().run("level1/19", python_fixture("uses_cpp_extension_helpers.py"));
+    CHECK_MESSAGE(helpers.status == Status::correct, helpers.message);
   }
 
   TEST_CASE("a level-2 ModelNew with its own nn.Conv3d gets the judge's weights by name, or by order") {
