@@ -27,6 +27,13 @@ inline std::string fixture(const std::string& name) {
   return *text;
 }
 
+// tests/fixtures/python/NAME: a Python candidate (KernelBench's ModelNew).
+inline std::string python_fixture(const std::string& name) {
+  auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/python/" + name);
+  REQUIRE_MESSAGE(text.ok(), name);
+  return *text;
+}
+
 // Compares `actual` with tests/fixtures/golden/NAME; REFINERY_UPDATE_GOLDEN=1 rewrites the file instead.
 inline void check_golden(const std::string& name, const std::string& actual) {
   const std::string path = std::string(REFINERY_TEST_FIXTURES) + "/golden/" + name;

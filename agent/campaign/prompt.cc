@@ -60,6 +60,19 @@ Result<std::string> fill(const std::string& text, const Values& values, const st
   return out + text.substr(pos);
 }
 
+namespace {
+
+// {{atol}} and {{rtol}}, as %g writes them.
+void put_tolerance(Values& v, const eval::Tolerance& tolerance) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", tolerance.atol);
+  v["atol"] = buf;
+  std::snprintf(buf, sizeof buf, "%g", tolerance.rtol);
+  v["rtol"] = buf;
+}
+
+}  // namespace
+
 Values first_turn_values(const eval::Problem& problem, const std::string& size, const Target& target,
                          const eval::Tolerance& tolerance, const std::string& reference_source) {
   Values v;
@@ -100,11 +113,7 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
   v["file_name"] = language.candidate_file();
   v["language"] = language.prompt_name;
   v["signature"] = "forward(" + eval::forward_parameters(problem) + ")";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", tolerance.atol);
-  v["atol"] = buf;
-  std::snprintf(buf, sizeof buf, "%g", tolerance.rtol);
-  v["rtol"] = buf;
+  put_tolerance(v, tolerance);
   return v;
 }
 
@@ -132,11 +141,7 @@ Result<std::string> kernelbench_first_turn(const PromptTemplates& templates, con
   v["device"] = target.backend == eval::Backend::cuda ? "the GPU (cuda)" : "the CPU";
   v["hardware"] = target.hardware;
   v["libtorch_version"] = target.libtorch_version;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", tolerance.atol);
-  v["atol"] = buf;
-  std::snprintf(buf, sizeof buf, "%g", tolerance.rtol);
-  v["rtol"] = buf;
+  put_tolerance(v, tolerance);
   return templates.render("kernelbench_first_turn", v);
 }
 

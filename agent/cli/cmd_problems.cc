@@ -117,6 +117,31 @@ int show(const Args& args) {
   return 0;
 }
 
+// Evaluations of problems 0..n-1, taken in order: on cpu without timing
+// (nothing to disturb) one per core at a time, else one at a time.
+class InOrder {
+ public:
+  using Evaluate = std::function<base::Result<eval::Outcome>(size_t)>;
+  InOrder(size_t n, const eval::EvalSettings& settings, Evaluate evaluate)
+      : promised_(n), evaluate_(std::move(evaluate)) {
+    for (auto& p : promised_) outcomes_.push_back(p.get_future());
+    const bool side_by_side = settings.backend == eval::Backend::cpu && !settings.timing.enabled;
+    const size_t lanes = side_by_side ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+    for (size_t w = 0; w < lanes; ++w)
+      workers_.emplace_back([this] {
+        for (size_t i; (i = next_++) < promised_.size();) promised_[i].set_value(evaluate_(i));
+      });
+  }
+  base::Result<eval::Outcome> get(size_t i) { return outcomes_[i].get(); }
+
+ private:
+  std::vector<std::promise<base::Result<eval::Outcome>>> promised_;
+  std::vector<std::future<base::Result<eval::Outcome>>> outcomes_;
+  Evaluate evaluate_;
+  std::atomic<size_t> next_{0};
+  std::vector<std::jthread> workers_;  // last: joined before the rest goes
+};
+
 // `problems check --python`: each problem's reference.py, as a Python
 // candidate (ModelNew = Model), against its C++ reference through the judge:
 // the same weights and inputs, the problem's tolerance. What a Python
@@ -126,30 +151,18 @@ int check_python(const Args& args, Context& ctx, const std::vector<eval::Problem
   eval::EvalSettings settings = ctx.settings;
   settings.language = eval::LanguageId::python;
   (void)eval::apply_policy(settings.static_checks, "off");  // the project's own code
-  const bool side_by_side = settings.backend == eval::Backend::cpu && !settings.timing.enabled;
-  const size_t lanes = side_by_side ? std::max(1u, std::thread::hardware_concurrency()) : 1;
-  std::vector<std::promise<base::Result<eval::Outcome>>> promised(problems.size());
-  std::vector<std::future<base::Result<eval::Outcome>>> outcomes;
-  for (auto& p : promised) outcomes.push_back(p.get_future());
-  std::atomic<size_t> next{0};
-  std::vector<std::jthread> workers;
-  for (size_t w = 0; w < lanes; ++w)
-    workers.emplace_back([&] {
-      for (size_t i; (i = next++) < problems.size();) {
-        const eval::Problem& p = problems[i];
-        auto text = p.python_reference_path.empty()
-                        ? base::Result<std::string>(base::Error{p.id + " has no reference.py"})
-                        : base::read_file(p.python_reference_path);
-        promised[i].set_value(text ? ctx.evaluator->evaluate(p, *text + "\n\nModelNew = Model\n", settings)
-                                   : base::Result<eval::Outcome>(text.error()));
-      }
-    });
+  InOrder outcomes(problems.size(), settings, [&](size_t i) -> base::Result<eval::Outcome> {
+    const eval::Problem& p = problems[i];
+    if (p.python_reference_path.empty()) return base::Error{p.id + " has no reference.py"};
+    TRY_ASSIGN(std::string text, base::read_file(p.python_reference_path));
+    return ctx.evaluator->evaluate(p, text + "\n\nModelNew = Model\n", settings);
+  });
   Printer out;
   int failures = 0;
   nlohmann::json results = nlohmann::json::array();
   for (size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
-    auto outcome = outcomes[i].get();
+    auto outcome = outcomes.get(i);
     const std::string label = p.id + " " + p.name;
     const bool ok = outcome && outcome->status == eval::Status::correct;
     failures += !ok;
@@ -233,27 +246,17 @@ int check(const Args& args) {
       }
     }));
   for (auto& b : batches) b.get();
-  // Checked in order; on cpu without timing (nothing to disturb) one per core at a time.
-  const bool side_by_side = ctx.settings.backend == eval::Backend::cpu && !ctx.settings.timing.enabled;
-  const size_t lanes = side_by_side ? std::max(1u, std::thread::hardware_concurrency()) : 1;
-  std::vector<std::promise<base::Result<eval::Outcome>>> promised(problems.size());
-  std::vector<std::future<base::Result<eval::Outcome>>> outcomes;
-  for (auto& p : promised) outcomes.push_back(p.get_future());
-  std::atomic<size_t> next{0};
-  std::vector<std::jthread> workers;
-  for (size_t w = 0; w < lanes; ++w)
-    workers.emplace_back([&] {
-      for (size_t i; (i = next++) < problems.size();)
-        promised[i].set_value(ctx.evaluator->evaluate_reference(
-            problems[i], ctx.settings, libraries[i] && libraries[i]->ok ? &*libraries[i] : nullptr));
-    });
+  InOrder outcomes(problems.size(), ctx.settings, [&](size_t i) {
+    return ctx.evaluator->evaluate_reference(problems[i], ctx.settings,
+                                             libraries[i] && libraries[i]->ok ? &*libraries[i] : nullptr);
+  });
   Printer out;
   int failures = 0, audited_clean = 0, audited_flagged = 0;
   nlohmann::json results = nlohmann::json::array();
   for (size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
     // The reference against itself: same inputs, two runs, which must agree.
-    auto outcome = outcomes[i].get();
+    auto outcome = outcomes.get(i);
     std::string label = p.id + " " + p.name;
     if (!outcome) {
       ++failures;

@@ -432,12 +432,7 @@ Result<CompiledLibrary> CompileService::compile_library(const CompileJob& job, b
   std::vector<std::string> visible = {compat};
   if (!pch.empty()) visible.push_back(pch);
   base::SpawnOptions o = compile_spawn(toolchain_, options_, std::move(argv), tmp, visible);
-  // One compile per core: wait for a slot.
-  slots_.acquire();
-  struct Release {
-    std::counting_semaphore<>& slots;
-    ~Release() { slots.release(); }
-  } release{slots_};
+  Slot slot = take_slot();  // one compile per core
   auto start = std::chrono::steady_clock::now();
   const std::string nvcc_tmp = (fs::path(tmp) / "nvcc-tmp").string();
   if (use_nvcc) {

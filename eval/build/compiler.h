@@ -192,6 +192,15 @@ class CompileService {
   base::Result<CompiledLibrary> store(const std::string& tmp, const std::filesystem::path& entry, CompiledLibrary out,
                                       const std::string& version);
   static CompiledLibrary noted(CompiledLibrary lib);
+  // One compile per core (options_.max_parallel): waits for a slot, held until the Slot goes.
+  struct Slot {
+    std::counting_semaphore<>* slots;
+    explicit Slot(std::counting_semaphore<>& s) : slots(&s) { slots->acquire(); }
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
+    ~Slot() { slots->release(); }
+  };
+  Slot take_slot() { return Slot(slots_); }
   base::Result<std::string> compiler_version(const std::string& compiler);
   // The folder of the precompiled header, built on first use; empty if unusable.
   std::string precompiled_header(const std::vector<std::string>& flags, std::string* note);

@@ -99,11 +99,7 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   else  // no GPU in the compilers' sandbox: a constructor that needs one is the runner's to report
     o.env.push_back("CUDA_VISIBLE_DEVICES=");
 
-  slots_.acquire();
-  struct Release {
-    std::counting_semaphore<>& slots;
-    ~Release() { slots.release(); }
-  } release{slots_};
+  Slot slot = take_slot();  // one compile per core
   auto start = std::chrono::steady_clock::now();
   TRY_ASSIGN(base::ProcessResult r, spawner_.run(o));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -13,14 +13,9 @@
 #include "test_support.h"
 
 using eval::Status;
+using test_support::python_fixture;
 
 namespace {
-
-std::string python_fixture(const std::string& name) {
-  auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/python/" + name);
-  REQUIRE_MESSAGE(text.ok(), name);
-  return *text;
-}
 
 test_support::RealEvaluator& cuda() {
   static test_support::RealEvaluator evaluator(eval::Backend::cuda, 300, gpu_support::probe().arch);

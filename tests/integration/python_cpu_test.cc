@@ -14,14 +14,9 @@
 #include "test_support.h"
 
 using eval::Status;
+using test_support::python_fixture;
 
 namespace {
-
-std::string python_fixture(const std::string& name) {
-  auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/python/" + name);
-  REQUIRE_MESSAGE(text.ok(), name);
-  return *text;
-}
 
 // One evaluator for Python candidates: correctness only, or timed.
 test_support::RealEvaluator& python(bool timed = false) {

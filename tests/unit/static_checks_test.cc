@@ -248,11 +248,7 @@ TEST_SUITE("eval::scan_source") {
 }
 
 TEST_SUITE("eval::scan_python") {
-  std::string python_fixture(const std::string& name) {
-    auto text = base::read_file(std::string(REFINERY_TEST_FIXTURES) + "/python/" + name);
-    REQUIRE_MESSAGE(text.ok(), name);
-    return *text;
-  }
+  using test_support::python_fixture;
 
   TEST_CASE("each Python rule finds its name, on its line, with the C family's rules on inline sources") {
     const std::string module =
