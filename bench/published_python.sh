@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Published KernelBench-format answers (tests/fixtures/published_python, each
+# unchanged, provenance and the published claim in MANIFEST.json) evaluated as
+# they were published: verdict, speedup and the claim side by side.
+#
+#   bench/published_python.sh [BUILD_DIR] [BACKEND] [SIZE] [SECONDS_EACH]   (default build-gpu cuda full 120)
+#
+# Prints one row per kernel and writes the JSON rows to $OUT/published_python.json (or /tmp).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+backend=${2:-cuda}
+size=${3:-full}
+each=${4:-120}
+out=${OUT:-/tmp}
+python3 - "$build" "$backend" "$size" "$each" "$out" <<'PY'
+import json, os, subprocess, sys, time
+build, backend, size, each, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+folder = "tests/fixtures/published_python"
+rows = []
+for k in json.load(open(os.path.join(folder, "MANIFEST.json"))):
+    t0 = time.time()
+    try:
+        r = subprocess.run([build + "/refinery", "eval", "--problem", k["problem"], "--candidate",
+                            os.path.join(folder, k["file"]), "--backend", backend, "--size", size, "--json",
+                            "--timeout", str(each)], capture_output=True, text=True, timeout=each + 60)
+        j = json.loads(r.stdout) if r.stdout.strip().startswith("{") else {"status": "error", "message": r.stderr[-300:]}
+    except subprocess.TimeoutExpired:
+        j = {"status": "harness timeout", "message": ""}
+    row = {"file": k["file"], "problem": k["problem"], "source": k["source"], "status": j.get("status"),
+           "speedup": j.get("speedup"), "library_only": j.get("library_only", False),
+           "message": (j.get("message") or "")[:200], "claim": k.get("claim"), "wall_s": round(time.time() - t0, 1)}
+    rows.append(row)
+    sp = "%.2fx" % row["speedup"] if row["speedup"] else "-"
+    print("%-48s %-10s %-14s %7s %s | claim: %s" % (k["file"][:48], k["problem"], row["status"], sp,
+                                                   "(library only)" if row["library_only"] else "", k.get("claim")),
+          flush=True)
+json.dump(rows, open(os.path.join(out, "published_python.json"), "w"), indent=1)
+from collections import Counter
+print(Counter(r["status"] for r in rows))
+PY
