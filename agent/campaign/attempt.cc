@@ -71,6 +71,7 @@ Attempt Attempt::summary() const {
 void Attempt::take(const eval::Outcome& o) {
   evaluated = true;
   mode = o.mode;
+  language = o.language;
   status = attempt_status(o.status);
   message = o.message;
   // As eval::summary_json (refinery eval --json) gives them: a speedup only
@@ -123,6 +124,7 @@ json to_json(const Attempt& a) {
   if (a.evaluated) {
     j["backend"] = a.backend;
     if (!a.mode.empty()) j["mode"] = a.mode;
+    if (!a.language.empty()) j["language"] = a.language;
     j["speedup"] = optional_number(a.speedup);
     j["candidate_ms"] = optional_number(a.candidate_ms);
     j["reference_ms"] = optional_number(a.reference_ms);
@@ -162,6 +164,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "message", a.message));
     TRY(read(j, "backend", a.backend));
     TRY(read(j, "mode", a.mode));
+    TRY(read(j, "language", a.language));
     a.evaluated = j.contains("backend");
     TRY(read(j, "speedup", a.speedup));
     TRY(read(j, "candidate_ms", a.candidate_ms));

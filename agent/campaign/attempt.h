@@ -12,6 +12,7 @@
 //   speedup, candidate_ms, reference_ms           numbers, or null when not timed
 //                                                 (present only when the candidate was evaluated)
 //   backend                                       cpu or cuda (only when evaluated)
+//   language                                      the candidate's: cpp, cuda or python (when evaluated)
 //   device                                        the GPU (cuda) or runner (cpu) whose worker gave the verdict,
 //                                                 when one was leased (eval/device_pool.h)
 //   devices_retired [{device, reason}]            devices a failed probe took out of the rotation
@@ -95,6 +96,7 @@ struct Attempt {
   std::string message;
   bool evaluated = false;  // a candidate was compiled and run (backend and timings are set)
   std::string backend;     // "cpu" or "cuda", when evaluated
+  std::string language;    // the candidate's (eval/build/language.h), when evaluated
   std::string mode;        // "refinery" or "kernelbench" (eval.compat), when evaluated; empty in older records
   std::optional<double> speedup, candidate_ms, reference_ms;  // when timed
   bool unstable = false;                                      // the timing's uncertainty was above eval.max_uncertainty

@@ -47,6 +47,7 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   view.scratch_bytes = s.scratch_bytes;
   view.devices.insert(view.devices.end(), devices.begin(), devices.end());
   view.nvidia_devices = gpu;
+  if (gpu) view.system.push_back("/sys");  // the CUDA driver reads the devices' topology there, as in the runner
   view.require_every_layer = !s.allow_incomplete;
   for (const std::string& program : {t.cxx, t.nvcc})
     if (std::string root = program.empty() ? "" : install_root(program); !root.empty()) view.read_only.push_back(root);

@@ -40,6 +40,22 @@ std::string build_log(const nlohmann::json& manifest, const base::ProcessResult&
   return log;
 }
 
+// A file the build left, read by refinery (outside any sandbox): only a
+// regular file whose real path lies inside the build's own folder. The
+// module ran in the build and could have left a link to any host file, or
+// named one in its manifest; the build's processes are gone by now, so
+// nothing changes between the check and the read.
+base::Result<std::string> read_built(const fs::path& path, const std::string& folder) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  const fs::path root = fs::canonical(folder, ec);
+  const std::string inside = root.string() + "/";
+  if (real.empty() || root.empty() || real.string().compare(0, inside.size(), inside) != 0)
+    return Error{"not a file of the build's folder"};
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return Error{"not a regular file"};
+  return base::read_file(real.string());
+}
+
 // "90a" -> "9.0a", as TORCH_CUDA_ARCH_LIST spells an architecture.
 std::string torch_arch(const std::string& arch) {
   if (arch.size() < 2) return arch;
@@ -105,7 +121,7 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.steps = {{"import and build", out.seconds}};
   out.command = detail::quote_command(o.argv);
-  auto manifest_text = base::read_file(at("manifest.json"));
+  auto manifest_text = read_built(at("manifest.json"), tmp);
   nlohmann::json manifest = manifest_text ? nlohmann::json::parse(*manifest_text, nullptr, false) : nlohmann::json();
   std::optional<std::string> cap = detail::cap_note(r, options_);
   out.log = clean_compile_log(build_log(manifest, r), {{tmp + "/", ""}, {options_.cache_dir + "/", "<cache>/"}});
@@ -120,20 +136,20 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   if (out.ok) {
     for (const auto& e : manifest.value("extensions", nlohmann::json::array())) {
       const std::string file = e.value("file", "");
-      auto bytes = base::read_file(fs::path(file).is_absolute() ? file : at(file));
+      auto bytes = read_built(fs::path(file).is_absolute() ? fs::path(file) : fs::path(at(file)), tmp);
       if (!bytes) {
         out.ok = false;
-        out.log += "\nrefinery: the build of " + e.value("name", std::string("?")) + " left no library";
+        out.log += "\nrefinery: the build of " + e.value("name", std::string("?")) + " left no library (" +
+                   bytes.error().message + ")";
         break;
       }
       files.push_back({e.value("name", ""), e.value("python_module", true) ? "extension" : "library", *bytes});
     }
   }
   // What Triton compiled (kernels, launcher), by its path in the cache, for the runner's own cache.
-  if (out.ok && warm && fs::is_directory(at("triton"))) {
+  if (out.ok && warm && fs::is_directory(fs::symlink_status(at("triton")))) {
     for (const auto& f : fs::recursive_directory_iterator(at("triton"))) {
-      if (!f.is_regular_file()) continue;
-      auto bytes = base::read_file(f.path().string());
+      auto bytes = read_built(f.path(), tmp);
       if (!bytes) continue;
       files.push_back({fs::relative(f.path(), at("triton")).string(), "triton_cache", *bytes});
     }

@@ -194,6 +194,21 @@ TEST_SUITE("python candidates, cpu backend: attacks") {
     }
   }
 
+  TEST_CASE("a build cannot make refinery read a host file for it: by a link, or by naming it") {
+    if (skip()) return;
+    test_support::TempDir dir;
+    const std::string secret = dir.path + "/host_secret.txt";
+    const std::string marker = "host-secret-marker-7d1f";
+    REQUIRE(base::write_file(secret, marker + "\n").ok());
+    auto o =
+        python().run("level1/19", test_support::replace_all(python_fixture("attack_build_links.py"), "@PATH@", secret));
+    CHECK_MESSAGE(o.status == Status::compile_error, o.message);
+    CHECK_MESSAGE(build_log(o).find("left no library (not a file of the build's folder)") != std::string::npos,
+                  build_log(o));
+    CHECK(o.message.find(marker) == std::string::npos);
+    CHECK(build_log(o).find(marker) == std::string::npos);
+  }
+
   TEST_CASE("patched clocks buy nothing: the judge times twenty ReLUs as twenty") {
     if (skip()) return;
     auto o = python(true).run("level1/19", python_fixture("attack_clock.py"));

@@ -517,6 +517,7 @@ TEST_SUITE("refinery run") {
     CHECK_MESSAGE(by_turn[1]["message"].get<std::string>().find("class ModelNew") != std::string::npos,
                   by_turn[1]["message"]);
     CHECK_MESSAGE(by_turn[2]["status"] == "correct", by_turn[2]);
+    CHECK(by_turn[2]["language"] == "python");
     const std::string dir = out + "/attempts/recorded/kb/level1/19/s0/";
     CHECK(fs::exists(dir + "t2/candidate.py"));
     auto prompt = base::read_file(dir + "t1/prompt.md");
