@@ -16,6 +16,10 @@
 #   spread     spread.sh at full size: how well a speedup is known, idle and loaded
 #   figures    eval_breakdown.sh and timing_floor.sh (breakdown, floor: one of them)
 #   watch      watch_cost.sh: the launch watch on and off, and the checks' wall time
+#   python     Python candidates: what this host's Python offers (headers, triton, pybind11), the
+#              tests/gpu Python cases (load_inline CUDA, Triton, plain; cold and cached wall times as
+#              MESSAGE lines), problems check --python on a few problems, python_overhead.sh
+#   published  published_python.sh: the published KernelBench answers, verdict beside claim
 #   doctor     refinery doctor --backend cuda, at each of REFINERY_DOCTOR_SIZES (default small)
 #   batch      batch_size.sh on cuda at the small size: the reference's time per call against the batch
 #   draws      draw_cost.py: a timed call's fresh inputs, shifted copy (the old way) against a fresh draw
@@ -161,6 +165,31 @@ for r in rows:
 PY
       done
       ;;
+    python)
+      step "python: the host's Python"
+      python3 - <<'PY' 2>&1 | tee "$out/python_probe.txt"
+import os, sys, sysconfig
+inc = sysconfig.get_paths()["include"]
+print(sys.executable, sys.version.split()[0], "Python.h:", os.path.exists(os.path.join(inc, "Python.h")))
+for name in ("torch", "triton", "pybind11"):
+    try:
+        print(name, __import__(name).__version__ if name != "pybind11" else __import__(name).get_include())
+    except Exception as e:
+        print("no", name, e)
+PY
+      ls -la build-gpu/refinery-python-runner || echo "no refinery-python-runner: the build found no Python with headers"
+      step "python: tests/gpu"
+      gpu_tests gpu_python.log 300 'python candidates*'
+      grep -E "MESSAGE" "$out/gpu_python.log" | cut -c1-300
+      step "python: problems check --python"
+      timeout "$(left 120)" build-gpu/refinery problems check level1/19 level2/47 level3/1 level3/28 --python \
+        --backend cuda --size small --no-timing > "$out/check_python.txt" 2>&1
+      tail -6 "$out/check_python.txt" | cut -c1-300
+      step "python: python_overhead.sh"
+      timeout "$(left 150)" bench/python_overhead.sh build-gpu 5 cuda full 2>&1 | tee "$out/python_overhead.txt" ;;
+    published)
+      step "published_python.sh"
+      OUT="$out" timeout "$(left 500)" bench/published_python.sh build-gpu cuda full 90 2>&1 | cut -c1-260 ;;
     watch)
       step "watch_cost"
       timeout "$(left 200)" bench/watch_cost.sh build-gpu "${REFINERY_WATCH_REPEATS:-3}" > "$out/watch.log" 2>&1
