@@ -135,30 +135,32 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   // What the candidate's loader calls: for a shared library, the shim's entry point.
   std::string candidate_shim;
   std::vector<int64_t> init_args;
+  std::string warm_inputs;
   switch (language.loader) {
     case Loader::shared_library:
       candidate_shim = shim;
       break;
-    case Loader::python:
+    case Loader::python: {
       if (problem.python_reference_path.empty())
         return Error{problem.id +
                      " has no reference.py, which a Python candidate needs (its Model's constructor "
                      "and weight names)"};
       TRY_ASSIGN(init_args, python_init_args(problem, to_string(settings.size)));
+      // The inputs a build that runs the module once (Triton) makes up.
+      TRY_ASSIGN(std::vector<ResolvedInput> resolved, resolve_inputs(problem, settings.size));
+      nlohmann::json specs = nlohmann::json::array();
+      for (const auto& in : resolved)
+        specs.push_back({{"shape", in.shape},
+                         {"dtype", to_string(in.dtype)},
+                         {"scalar", in.is_scalar},
+                         {"value", in.scalar_value},
+                         {"weight", in.is_weight}});
+      warm_inputs = specs.dump();
       break;
+    }
   }
-  CompileJob cand_job{settings.backend, language.id, false, candidate_source, candidate_shim, "candidate", init_args};
-  if (language.loader == Loader::python) {
-    TRY_ASSIGN(std::vector<ResolvedInput> resolved, resolve_inputs(problem, settings.size));
-    nlohmann::json specs = nlohmann::json::array();
-    for (const auto& in : resolved)
-      specs.push_back({{"shape", in.shape},
-                       {"dtype", to_string(in.dtype)},
-                       {"scalar", in.is_scalar},
-                       {"value", in.scalar_value},
-                       {"weight", in.is_weight}});
-    cand_job.warm_inputs = specs.dump();
-  }
+  CompileJob cand_job{settings.backend, language.id, false,     candidate_source,
+                      candidate_shim,   "candidate", init_args, warm_inputs};
   auto ref_future = std::async(std::launch::async, [&] { return compiler_.compile(ref_job); });
   auto cand = compiler_.compile(cand_job);
   auto ref = ref_future.get();

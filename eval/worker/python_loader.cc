@@ -21,7 +21,7 @@
 
 #include "base/fs.h"
 #include "base/text.h"
-#include "build_info.h"
+#include "eval/build/compiler.h"
 #include "eval/build/python_bundle.h"
 
 namespace eval::worker {
@@ -142,7 +142,6 @@ class Embedded final : public PythonCandidate {
     Ref dlpack(PyImport_ImportModule("torch.utils.dlpack"));
     if (!dlpack) return base::Error{python_error("importing torch.utils.dlpack")};
     from_dlpack_ = Ref(PyObject_GetAttrString(dlpack.p, "from_dlpack"));
-    to_dlpack_ = Ref(PyObject_GetAttrString(dlpack.p, "to_dlpack"));
     call_ = Ref(PyDict_GetItemString(globals_.p, "call"));
     Py_XINCREF(call_.p);
     return {};
@@ -210,25 +209,13 @@ class Embedded final : public PythonCandidate {
     Ref result(PyObject_CallFunctionObjArgs(call_.p, model_.p, params_.p, weights.p, args.p, nullptr));
     if (!result) return base::Error{python_error("ModelNew.forward raised")};
     for (Py_ssize_t k = 0; k < PyList_Size(result.p); ++k) {
-      PyObject* t = PyList_GetItem(result.p, k);
-      Ref detached(PyObject_CallMethod(t, "detach", nullptr));
-      if (!detached) return base::Error{python_error("ModelNew.forward's output")};
-      Ref dtype(PyObject_GetAttrString(detached.p, "dtype"));
-      Ref dtype_name(dtype ? PyObject_Str(dtype.p) : nullptr);
-      const bool boolean = dtype_name && std::strcmp(PyUnicode_AsUTF8(dtype_name.p), "torch.bool") == 0;
-      if (boolean) {
-        Ref torch(PyImport_ImportModule("torch"));
-        Ref uint8(PyObject_GetAttrString(torch.p, "uint8"));
-        detached = Ref(PyObject_CallMethod(detached.p, "view", "O", uint8.p));
-        if (!detached) return base::Error{python_error("ModelNew.forward's output")};
-      }
-      Ref capsule(PyObject_CallFunctionObjArgs(to_dlpack_.p, detached.p, nullptr));
-      if (!capsule) return base::Error{python_error("passing ModelNew.forward's output back")};
-      auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.p, "dltensor"));
+      PyObject* pair = PyList_GetItem(result.p, k);  // (capsule, is bool), borrowed
+      PyObject* capsule = PyTuple_GetItem(pair, 0);
+      auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
       if (!m) return base::Error{python_error("passing ModelNew.forward's output back")};
       at::Tensor back = at::fromDLPack(m);
-      PyCapsule_SetName(capsule.p, "used_dltensor");
-      out.push_back(boolean ? back.view(at::kBool) : back);
+      PyCapsule_SetName(capsule, "used_dltensor");
+      out.push_back(PyObject_IsTrue(PyTuple_GetItem(pair, 1)) == 1 ? back.view(at::kBool) : back);
     }
     return {};
   }
@@ -274,7 +261,7 @@ class Embedded final : public PythonCandidate {
     config.write_bytecode = 0;           // nothing written beside the modules
     config.install_signal_handlers = 0;  // the runner's own stay
     config.module_search_paths_set = 1;
-    for (const auto& p : base::split(REFINERY_PYTHON_PATH, ';')) {
+    for (const auto& p : build_toolchain().python_path) {
       if (p.empty()) continue;
       wchar_t* w = Py_DecodeLocale(p.c_str(), nullptr);
       PyWideStringList_Append(&config.module_search_paths, w);
@@ -318,7 +305,7 @@ class Embedded final : public PythonCandidate {
   std::vector<int> fds_;
   std::vector<std::tuple<std::string, std::string, std::string>> built_;  // name, kind, path
   std::vector<Input> inputs_;
-  Ref globals_, from_dlpack_, to_dlpack_, call_, model_, params_;
+  Ref globals_, from_dlpack_, call_, model_, params_;
   std::map<std::tuple<void*, int, std::vector<int64_t>, std::vector<int64_t>>, PyObject*> wrapped_;
 };
 

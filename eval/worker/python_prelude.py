@@ -12,6 +12,7 @@ import sys
 import types
 
 import torch
+from torch.utils.dlpack import to_dlpack as _to_dlpack
 
 _built = {}  # name -> (kind, path of the library)
 
@@ -124,12 +125,18 @@ def targets(model, wanted):
 
 
 def call(model, params, weights, args):
-    """One forward with the call's weights in place: a list of tensors."""
+    """One forward with the call's weights in place: its outputs as DLPack
+    capsules, each with whether it is a bool tensor (passed as uint8)."""
     for p, w in zip(params, weights):
         p.data = w
     out = model(*args)
     if isinstance(out, torch.Tensor):
-        return [out]
-    if isinstance(out, (tuple, list)) and all(isinstance(o, torch.Tensor) for o in out):
-        return list(out)
-    raise TypeError("ModelNew.forward returned %s, not a tensor or a tuple of tensors" % type(out).__name__)
+        out = [out]
+    elif not (isinstance(out, (tuple, list)) and all(isinstance(o, torch.Tensor) for o in out)):
+        raise TypeError("ModelNew.forward returned %s, not a tensor or a tuple of tensors" % type(out).__name__)
+    back = []
+    for o in out:
+        o = o.detach()
+        boolean = o.dtype == torch.bool
+        back.append((_to_dlpack(o.view(torch.uint8) if boolean else o), boolean))
+    return back

@@ -19,7 +19,7 @@
 
 #include "base/fs.h"
 #include "base/text.h"
-#include "build_info.h"
+#include "eval/build/compiler.h"
 #include "eval/build/language.h"
 #include "eval/build/shim.h"
 #include "eval/worker/arena.h"
@@ -72,7 +72,7 @@ std::optional<Outcome> Judge::launch_runner() {
         return finish(Status::load_error,
                       "a Python candidate needs refinery-python-runner beside refinery-worker, and this build of "
                       "refinery has none (it was configured without a Python whose torch is its LibTorch)");
-      for (const auto& p : base::split(REFINERY_PYTHON_PATH, ';'))
+      for (const auto& p : build_toolchain().python_path)
         if (!p.empty() && std::filesystem::is_directory(p)) s.read_only.push_back(p);
       break;
   }

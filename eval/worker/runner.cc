@@ -239,12 +239,7 @@ struct Runner {
 
   // One call of the loaded candidate.
   base::Status forward(const std::vector<at::Tensor>& in, std::vector<at::Tensor>& out) {
-    if (python) {
-      out.clear();
-      at::NoGradGuard no_grad;
-      return python->call(in, out);
-    }
-    return invoke(entry, in, out);
+    return python ? python->call(in, out) : invoke(entry, in, out);
   }
 
   // The Python candidate opened before the watch started: its module, ModelNew and its weights.
