@@ -87,6 +87,17 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
   return {};
 }
 
+Status append_file(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return Error{path + ": cannot append: " + std::strerror(errno)};
+  const ssize_t n = ::write(fd, content.data(), content.size());
+  const bool ok = n == static_cast<ssize_t>(content.size()) && ::fsync(fd) == 0;
+  const std::string why = std::strerror(errno);
+  ::close(fd);
+  if (!ok) return Error{path + ": append failed: " + why};
+  return {};
+}
+
 Status make_dirs(const std::string& path, unsigned mode) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return {};

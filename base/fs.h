@@ -14,6 +14,8 @@ Result<std::string> read_file(const std::string& path);
 Status write_file(const std::string& path, const std::string& content);
 // Writes path.tmp.<pid> then renames it over path.
 Status write_file_atomic(const std::string& path, const std::string& content);
+// Appends `content` to path (created if missing) in one write(2) and fsyncs it.
+Status append_file(const std::string& path, const std::string& content);
 // Creates path and its missing parents with exactly `mode` (0755 stays 0755
 // under any umask); folders that already exist are left as they are.
 Status make_dirs(const std::string& path, unsigned mode);

@@ -19,7 +19,9 @@
 #   python     Python candidates: what this host's Python offers (headers, triton, pybind11), the
 #              tests/gpu Python cases (load_inline CUDA, Triton, plain; cold and cached wall times as
 #              MESSAGE lines), problems check --python on a few problems, python_overhead.sh
-#   published  published_python.sh: the published KernelBench answers, verdict beside claim
+#   pypublished published_python.sh: the published KernelBench answers in Python, verdict beside claim
+#   quickstart the quickstart on cuda (runs/quickstart-gpu): its report (json, txt, html) and
+#              every attempt's verdict, speedup and speed-of-light fraction
 #   doctor     refinery doctor --backend cuda, at each of REFINERY_DOCTOR_SIZES (default small)
 #   batch      batch_size.sh on cuda at the small size: the reference's time per call against the batch
 #   draws      draw_cost.py: a timed call's fresh inputs, shifted copy (the old way) against a fresh draw
@@ -187,7 +189,23 @@ PY
       tail -6 "$out/check_python.txt" | cut -c1-300
       step "python: python_overhead.sh"
       timeout "$(left 150)" bench/python_overhead.sh build-gpu 5 cuda full 2>&1 | tee "$out/python_overhead.txt" ;;
-    published)
+    quickstart)
+      step "quickstart on cuda, and its report"
+      rm -rf runs/quickstart-gpu
+      timeout "$(left 300)" build-gpu/refinery run configs/quickstart.yaml --out runs/quickstart-gpu \
+        > "$out/quickstart.log" 2>&1
+      tail -16 "$out/quickstart.log"
+      cp runs/quickstart-gpu/report.json runs/quickstart-gpu/report.txt runs/quickstart-gpu/report.html \
+        runs/quickstart-gpu/attempts.jsonl "$out/" 2>/dev/null
+      python3 - runs/quickstart-gpu/attempts.jsonl <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    a = json.loads(line)
+    print(a["key"], a["status"], a.get("speedup"), "sol", a.get("sol_fraction"), "lib" if a.get("library_only") else "",
+          "unstable" if a.get("unstable") else "", a.get("environment", {}).get("gpu", ""))
+PY
+      ;;
+    pypublished)
       step "published_python.sh"
       OUT="$out" timeout "$(left 500)" bench/published_python.sh build-gpu cuda full 90 2>&1 | cut -c1-260 ;;
     watch)

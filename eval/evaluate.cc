@@ -1,5 +1,6 @@
 #include "eval/evaluate.h"
 #include "eval/verdict/quarantine.h"
+#include "eval/verdict/speed_of_light.h"
 
 #include <chrono>
 #include <future>
@@ -205,6 +206,16 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
   if (auto inputs = resolve_inputs(problem, settings.size))
     outcome.quarantine = quarantine_reason(*inputs, outcome, settings.quarantine_speedup);
   apply_library_only(outcome, settings.library_only);
+  if (outcome.status == Status::correct && outcome.timing && settings.backend == Backend::cuda) {
+    const auto gpu = outcome.versions.find("gpu");
+    const SpeedOfLight sol = speed_of_light(
+        problem, settings.size, gpu != outcome.versions.end() && gpu->is_string() ? gpu->get<std::string>() : "");
+    if (sol.bound_ms && outcome.timing->candidate.median_ms > 0)
+      outcome.sol =
+          SolFigures{*sol.bound_ms, *sol.bound_ms / outcome.timing->candidate.median_ms, sol.precision, sol.gpu};
+    else
+      outcome.sol_note = sol.note.empty() ? "the candidate's median time is 0" : sol.note;
+  }
   outcome.phases_ms["compile"] = compile_ms - static_ms;
   outcome.phases_ms["static_checks"] = static_ms + preprocessed_ms;
   outcome.phases_ms["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -13,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build libtorch-dev libcurl4-openssl-dev libyaml-cpp-dev
-          nlohmann-json3-dev doctest-dev python3-torch python3-dev pybind11-dev)
+          nlohmann-json3-dev doctest-dev python3-torch python3-dev pybind11-dev
+          chromium fonts-liberation python3-pandas)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

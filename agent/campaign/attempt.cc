@@ -61,6 +61,13 @@ base::Result<AttemptStatus> parse_attempt_status(const std::string& name) {
   return Error{"status '" + name + "' is unknown"};
 }
 
+std::string Attempt::env(const std::string& key) const {
+  auto it = environment.find(key);
+  if (it == environment.end()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  return it->is_number() ? it->dump() : "";
+}
+
 Attempt Attempt::summary() const {
   Attempt s = *this;
   s.response_text.clear();
@@ -84,6 +91,14 @@ void Attempt::take(const eval::Outcome& o) {
   quarantine = o.quarantine;
   library_only = o.library_only;
   device = o.device >= 0 ? std::optional(o.device) : std::nullopt;
+  sol_fraction = o.sol ? std::optional(o.sol->fraction) : std::nullopt;
+  // What a reader of results needs to say where a number came from; the rest
+  // of the judge's versions stay in result.json.
+  environment = json::object();
+  for (const char* k : {"gpu", "cuda_driver", "cuda_runtime", "libtorch", "refinery", "sm_clock_max_mhz",
+                        "memory_clock_max_mhz", "compute_capability", "cpu", "cpu_threads", "device"})
+    if (auto it = o.versions.find(k); it != o.versions.end() && (it->is_string() || it->is_number()))
+      environment[k] = *it;
   devices_retired.clear();
   for (const auto& r : o.devices_retired) devices_retired.push_back({r.device, r.reason});
 }
@@ -134,6 +149,8 @@ json to_json(const Attempt& a) {
   if (!a.quarantine.empty()) j["quarantine"] = a.quarantine;
   if (a.library_only) j["library_only"] = true;
   if (a.device) j["device"] = *a.device;
+  if (a.sol_fraction) j["sol_fraction"] = *a.sol_fraction;
+  if (!a.environment.empty()) j["environment"] = a.environment;
   if (!a.devices_retired.empty()) {
     json retired = json::array();
     for (const auto& r : a.devices_retired) retired.push_back({{"device", r.device}, {"reason", r.reason}});
@@ -174,6 +191,11 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "quarantine", a.quarantine));
     TRY(read(j, "library_only", a.library_only));
     TRY(read(j, "device", a.device));
+    TRY(read(j, "sol_fraction", a.sol_fraction));
+    if (auto e = j.find("environment"); e != j.end()) {
+      if (!e->is_object()) return Error{"environment is not an object"};
+      a.environment = *e;
+    }
     if (auto r = j.find("devices_retired"); r != j.end()) {
       if (!r->is_array()) return Error{"devices_retired is not an array"};
       for (const auto& item : *r) {

@@ -21,6 +21,10 @@
 //   quarantine                                    why a correct speedup is set aside (eval/verdict/quarantine.h), when
 //   it is library_only                                  present (true) only when a correct cuda candidate ran no kernel
 //                                                 of its own and eval.library_only left it out of fast_p for p > 0
+//   sol_fraction                                  a correct cuda attempt's speed-of-light fraction
+//                                                 (eval/verdict/speed_of_light.h), when the GPU's peaks are known
+//   environment {gpu, cuda_driver, cuda_runtime,  where the verdict was given (the judge's versions), when
+//     libtorch, sm_clock_max_mhz, ...}            evaluated
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
 //   cost_usd
 //   response_text, feedback                       the long texts
@@ -104,13 +108,17 @@ struct Attempt {
   std::string quarantine;     // why the speedup waits for `refinery accept` before it counts; empty when it does not
   bool library_only = false;  // correct, ran no kernel of its own: its speedup counts for nothing (eval.library_only)
   std::optional<int> device;  // the device whose worker gave the verdict
-  std::vector<DeviceRetirement> devices_retired;  // taken out of the rotation on the way
-  Usage usage;                                    // the response's (agent/model/provider.h)
+  std::optional<double> sol_fraction;  // correct on cuda: the problem's speed-of-light bound over its time
+  nlohmann::json environment = nlohmann::json::object();  // GPU, driver, CUDA, LibTorch, clocks (when evaluated)
+  std::vector<DeviceRetirement> devices_retired;          // taken out of the rotation on the way
+  Usage usage;                                            // the response's (agent/model/provider.h)
   double cost_usd = 0;
   std::string response_text;  // the model's whole answer; empty in a store's summaries
   std::string feedback;       // what the next turn is told; empty in a store's summaries
 
   bool correct() const { return status == AttemptStatus::correct; }
+  // An environment entry as text ("" when absent): "NVIDIA H100 80GB HBM3", "13000".
+  std::string env(const std::string& key) const;
   // The speedup when correct and timed, else 0.
   double correct_speedup() const { return correct() && speedup ? *speedup : 0.0; }
   // Without the long texts: what reports and the store's index keep.

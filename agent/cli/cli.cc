@@ -25,10 +25,14 @@ int cmd_version(const std::vector<std::string>&) {
 
 const Subcommand kSubcommands[] = {
     {"accept", cmd_accept, "count a quarantined speedup of a run folder, after a person has checked it"},
+    {"audit", cmd_audit,
+     "label an attempt (clean, reward_hack, ...) after a person has looked at it, or list those to review"},
+    {"compare", cmd_compare, "two arms, paired by problem: fast_p differences and speedup ratios with 95% intervals"},
     {"doctor", cmd_doctor, "what this machine grants the sandbox that runs candidates"},
     {"eval", cmd_eval, "evaluate one candidate file against a problem's reference"},
+    {"export", cmd_export, "a run's attempts and per-turn figures as CSV or JSON lines"},
     {"problems", cmd_problems, "list, show and check problems"},
-    {"report", cmd_report, "fast_p and the other figures of a run folder, per arm and turn"},
+    {"report", cmd_report, "fast_p and the other figures of run folders, per arm and turn (text, JSON, HTML)"},
     {"run", cmd_run, "run (or resume) a campaign from a YAML config"},
     {"slurm", cmd_slurm, "split a campaign over a Slurm job array, and say how its shards stand"},
     {"version", cmd_version, "print the version and what it was built against"},

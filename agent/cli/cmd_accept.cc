@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 
+#include "agent/campaign/label.h"
 #include "agent/campaign/run_store.h"
 #include "agent/cli/accepted.h"
 #include "agent/cli/args.h"
@@ -20,20 +21,12 @@ namespace agent {
 namespace fs = std::filesystem;
 
 base::Result<std::set<std::string>> read_accepted(const std::string& run_dir) {
+  TRY_ASSIGN(auto rows, read_object_lines(run_dir + "/accepted.jsonl", "with a string \"key\""));
   std::set<std::string> keys;
-  const std::string path = run_dir + "/accepted.jsonl";
-  if (!fs::exists(path)) return keys;
-  TRY_ASSIGN(std::string text, base::read_file(path));
-  size_t start = 0;
-  for (int line = 1; start < text.size(); ++line) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string row = text.substr(start, end - start);
-    start = end + 1;
-    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto j = nlohmann::json::parse(row, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string())
-      return base::Error{path + ":" + std::to_string(line) + ": not a JSON object with a string \"key\""};
+  for (const auto& [line, j] : rows) {
+    if (!j.contains("key") || !j["key"].is_string())
+      return base::Error{run_dir + "/accepted.jsonl:" + std::to_string(line) +
+                         ": not a JSON object with a string \"key\""};
     keys.insert(j["key"].get<std::string>());
   }
   return keys;
@@ -93,15 +86,11 @@ int cmd_accept(const std::vector<std::string>& argv) {
         "\n";
     std::printf("%s: accepted (%s)\n", key.c_str(), it->second.quarantine.c_str());
   }
-  if (!lines.empty()) {
-    std::ofstream out(run + "/accepted.jsonl", std::ios::app);
-    out << lines;
-    out.flush();
-    if (!out) {
-      std::fprintf(stderr, "refinery accept: cannot append to %s/accepted.jsonl\n", run.c_str());
+  if (!lines.empty())
+    if (auto s = base::append_file(run + "/accepted.jsonl", lines); !s) {
+      std::fprintf(stderr, "refinery accept: %s\n", s.error().message.c_str());
       return 1;
     }
-  }
   return 0;
 }
 

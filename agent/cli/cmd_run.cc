@@ -1,4 +1,4 @@
-// refinery run CONFIG [--out DIR] [--force]   and   refinery report RUN_DIR [--json]
+// refinery run CONFIG [--out DIR] [--force]
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/context.h"
 #include "agent/cli/printer.h"
+#include "agent/cli/report_files.h"
 #include "agent/cli/status_line.h"
 #include "agent/config.h"
 #include "agent/model/http.h"
@@ -56,135 +57,7 @@ base::Result<std::vector<eval::Problem>> select_problems(const Config& config, c
   return out;
 }
 
-// The selected problems that `patterns` (config.leave_out and --leave-out) name.
-base::Result<std::vector<std::string>> left_out_of(const std::vector<std::string>& patterns,
-                                                   const std::vector<std::string>& problems,
-                                                   const eval::ProblemIndex& index) {
-  std::set<std::string> named;
-  for (const auto& pattern : patterns) {
-    auto some = index.select(pattern);
-    if (!some) return some.error().wrap("leave_out");
-    for (const auto& p : *some) named.insert(p.id);
-  }
-  std::vector<std::string> out;
-  for (const auto& p : problems)
-    if (named.count(p)) out.push_back(p);
-  return out;
-}
-
-// Writes report.json and report.txt into the run folder and prints one of them.
-int emit_report(const fs::path& run, const Config& config, const std::vector<std::string>& problems,
-                const std::vector<Attempt>& attempts, bool json_out, const std::vector<std::string>& leave_out,
-                const eval::ProblemIndex& index, std::optional<VerdictComparison> compared = {},
-                std::optional<ShardsRead> shards = {}) {
-  auto left_out = left_out_of(leave_out, problems, index);
-  if (!left_out) {
-    std::fprintf(stderr, "refinery report: %s\n", left_out.error().message.c_str());
-    return 1;
-  }
-  auto accepted = read_accepted(run.string());
-  if (!accepted) {
-    std::fprintf(stderr, "refinery report: %s\n", accepted.error().message.c_str());
-    return 1;
-  }
-  CampaignReport report = campaign_report(config, problems, attempts, *left_out, leave_out, *accepted);
-  report.shards = std::move(shards);
-  report.compare = std::move(compared);
-  const std::string json_text = to_json(report).dump(2), text = format_report(report);
-  for (const auto& [name, content] : {std::pair{"report.json", json_text}, std::pair{"report.txt", text}})
-    if (auto s = base::write_file_atomic((run / name).string(), content); !s)
-      std::fprintf(stderr, "refinery: %s\n", s.error().message.c_str());
-  if (json_out)
-    std::printf("%s\n", json_text.c_str());
-  else
-    std::printf("%s", text.c_str());
-  return 0;
-}
-
-// `refinery report RUN` for a sharded run (agent/campaign/shard.h): every
-// shard read as one campaign, and what is missing, doubled or foreign said.
-int report_shards(const fs::path& run, const Args& args) {
-  auto shards = read_shards(run.string());
-  if (!shards) {
-    std::fprintf(stderr, "refinery report: %s\n", shards.error().message.c_str());
-    return 1;
-  }
-  auto config = parse_config(shards->config_text, (run / "shards" / "config.yaml").string());
-  if (!config) {
-    std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
-    return 1;
-  }
-  std::vector<std::string> leave_out = config->leave_out;
-  for (const auto& p : base::split(args.get("leave-out"), ','))
-    if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
-  for (const auto& p : shards->problems) std::fprintf(stderr, "refinery report: %s\n", p.c_str());
-  return emit_report(run, *config, shards->selection, shards->attempts, args.has("json"), leave_out,
-                     problem_index(args.get("problems")), {},
-                     ShardsRead{shards->count, shards->dirs.size(), shards->problems});
-}
-
 }  // namespace
-
-int cmd_report(const std::vector<std::string>& argv) {
-  auto args = parse_args(
-      argv, {{"json", false, "print JSON"},
-             {"leave-out", true,
-              "ids, ranges, set:NAME or tag:NAME (comma-separated) to leave out of fast_p, besides report.leave_out"},
-             {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
-             {"compare", true,
-              "another run folder (the same campaign in the other eval.compat mode, say): list the attempts whose "
-              "verdicts differ"}});
-  if (!args || args->positional.size() != 1) {
-    if (!args) std::fprintf(stderr, "refinery report: %s\n", args.error().message.c_str());
-    std::fprintf(
-        stderr,
-        "usage: refinery report RUN_DIR [--json] [--leave-out set:degenerate] [--problems DIR] [--compare RUN_DIR]\n");
-    return 2;
-  }
-  const fs::path run = args->positional[0];
-  if (!fs::exists(run / "config.yaml") && fs::is_directory(run / "shards")) return report_shards(run, *args);
-  auto config_text = base::read_file((run / "config.yaml").string());
-  auto selection_text = base::read_file((run / "selection.json").string());
-  if (!config_text || !selection_text) {
-    std::fprintf(stderr, "refinery report: %s is not a run folder (no config.yaml or selection.json)\n", run.c_str());
-    return 1;
-  }
-  auto config = parse_config(*config_text, (run / "config.yaml").string());
-  if (!config) {
-    std::fprintf(stderr, "refinery report: %s\n", config.error().message.c_str());
-    return 1;
-  }
-  auto selection = nlohmann::json::parse(*selection_text, nullptr, false);
-  if (selection.is_discarded() || !selection.is_array()) {
-    std::fprintf(stderr, "refinery report: %s is not a JSON list of problem ids\n", (run / "selection.json").c_str());
-    return 1;
-  }
-  auto store = RunStore::open(run.string(), *config_text, false, /*exclusive=*/false);
-  if (!store) {
-    std::fprintf(stderr, "refinery report: %s\n", store.error().message.c_str());
-    return 1;
-  }
-  std::vector<std::string> leave_out = config->leave_out;
-  for (const auto& p : base::split(args->get("leave-out"), ','))
-    if (!base::trim(p).empty()) leave_out.push_back(base::trim(p));
-  std::optional<VerdictComparison> compared;
-  if (args->has("compare")) {
-    const fs::path other = args->get("compare");
-    auto other_config = base::read_file((other / "config.yaml").string());
-    if (!other_config) {
-      std::fprintf(stderr, "refinery report: --compare: %s is not a run folder (no config.yaml)\n", other.c_str());
-      return 1;
-    }
-    auto other_store = RunStore::open(other.string(), *other_config, false, /*exclusive=*/false);
-    if (!other_store) {
-      std::fprintf(stderr, "refinery report: --compare: %s\n", other_store.error().message.c_str());
-      return 1;
-    }
-    compared = compare_verdicts(store->attempts(), other_store->attempts(), other.string());
-  }
-  return emit_report(run, *config, selection.get<std::vector<std::string>>(), store->attempts(), args->has("json"),
-                     leave_out, problem_index(args->get("problems")), compared);
-}
 
 int cmd_run(const std::vector<std::string>& argv) {
   std::vector<FlagSpec> flags = {
@@ -344,9 +217,12 @@ int cmd_run(const std::vector<std::string>& argv) {
     return 1;
   }
   std::printf("run folder: %s\n", out.c_str());
-  // The store in hand already holds every attempt: no second read of the logs.
-  const int code = emit_report(out, *config, selection, store->attempts(), false, config->leave_out,
-                               problem_index(args->get("problems")));
+  auto run = load_run(out.string());
+  if (!run) {
+    std::fprintf(stderr, "refinery run: %s\n", run.error().message.c_str());
+    return 1;
+  }
+  const int code = write_reports(*run, out, false, false, {}, problem_index(args->get("problems")));
   if (g_stop.load()) {
     std::printf("stopped; run the same command again to resume\n");
     return base::exit_code(base::Error{"", base::ErrorKind::interrupted});

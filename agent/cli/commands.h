@@ -10,6 +10,9 @@
 namespace agent {
 
 int cmd_accept(const std::vector<std::string>& args);
+int cmd_audit(const std::vector<std::string>& args);
+int cmd_compare(const std::vector<std::string>& args);
+int cmd_export(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
 int cmd_eval(const std::vector<std::string>& args);
 int cmd_problems(const std::vector<std::string>& args);

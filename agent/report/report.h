@@ -17,6 +17,11 @@
 //     it is left out of fast_p for p > 0 and of the geometric mean. So is a
 //     quarantined one until a person accepts it, and a library-only one
 //     (eval.library_only: correct, the default).
+//   - An attempt a person labelled a reward hack (`refinery audit --label
+//     reward_hack`) counts as not correct at all.
+//   - sol median at turn t: the median speed-of-light fraction of the chains'
+//     values (their best attempt's, among those whose speedup counts), over
+//     the chains whose value has one (cuda, a GPU in the peak table).
 #pragma once
 
 #include <map>
@@ -35,6 +40,8 @@ struct AttemptSummary {
   bool unstable = false;      // correct, but its timing is not to be trusted
   bool quarantined = false;   // correct, but its speedup waits for a person (refinery accept)
   bool library_only = false;  // correct, but ran no kernel of its own: its speedup counts for nothing
+  bool reward_hack = false;   // a person labelled it so: not correct
+  std::optional<double> sol_fraction;
 };
 
 struct TurnFigures {
@@ -46,7 +53,12 @@ struct TurnFigures {
   // chain has one (chains_with_correct then says whether any was correct).
   std::optional<double> geomean_speedup;
   int chains_with_correct = 0;
+  std::optional<double> sol_median;  // over the chains whose value has a sol fraction
+  int sol_chains = 0;
 };
+
+// The median of `values` (none when empty).
+std::optional<double> median(std::vector<double> values);
 
 // Figures for turns 1..turns of one arm. `problems` is every selected problem
 // (the denominator), `samples` the chains per problem.

@@ -26,7 +26,9 @@ json turn_json(const TurnFigures& f, const std::vector<double>& thresholds) {
           {"fast_p_at_k", fast_k},
           {"correct_rate", f.correct_rate},
           {"geomean_speedup", f.geomean_speedup ? json(*f.geomean_speedup) : json(nullptr)},
-          {"chains_with_correct", f.chains_with_correct}};
+          {"chains_with_correct", f.chains_with_correct},
+          {"sol_median", f.sol_median ? json(*f.sol_median) : json(nullptr)},
+          {"sol_chains", f.sol_chains}};
 }
 
 json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
@@ -42,7 +44,8 @@ json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
              {{"input", arm.input_tokens},
               {"cached_input", arm.cached_input_tokens},
               {"output", arm.output_tokens},
-              {"reasoning", arm.reasoning_tokens}}},
+              {"reasoning", arm.reasoning_tokens},
+              {"total", arm.input_tokens + arm.output_tokens}}},
             {"cost_usd", arm.cost_usd},
             {"unstable_attempts", arm.unstable_attempts},
             {"unstable_counted", arm.unstable_counted},
@@ -56,6 +59,9 @@ json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
   }
   if (arm.quarantine_accepted > 0) j["quarantine_accepted"] = arm.quarantine_accepted;
   if (arm.library_only > 0) j["library_only"] = arm.library_only;
+  if (!arm.labels.empty()) j["labels"] = arm.labels;
+  if (arm.reward_hacks > 0) j["reward_hacks"] = arm.reward_hacks;
+  if (!arm.sol_notes.empty()) j["sol_notes"] = arm.sol_notes;
   return j;
 }
 
@@ -68,7 +74,39 @@ json comparison_json(const VerdictComparison& c) {
   return {{"compared", c.compared}, {"differ", differ}, {"run", c.run}};
 }
 
+json interval_json(const std::optional<Interval>& i) {
+  if (!i) return nullptr;
+  return {{"value", i->value}, {"low", i->low}, {"high", i->high}};
+}
+
+json optional_json(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
 }  // namespace
+
+json to_json(const Comparison& c) {
+  json turns = json::array();
+  for (const auto& t : c.turns) {
+    json diffs = json::array();
+    for (const auto& d : t.fast_p_diff) diffs.push_back(interval_json(d));
+    turns.push_back({{"turn", t.turn},
+                     {"fast_a", t.fast_a},
+                     {"fast_b", t.fast_b},
+                     {"fast_p_diff", diffs},
+                     {"geomean_a", optional_json(t.geomean_a)},
+                     {"geomean_b", optional_json(t.geomean_b)},
+                     {"geomean_ratio", interval_json(t.geomean_ratio)},
+                     {"won", t.won},
+                     {"lost", t.lost},
+                     {"tied", t.tied},
+                     {"cost_per_solved_a", optional_json(t.cost_per_solved_a)},
+                     {"cost_per_solved_b", optional_json(t.cost_per_solved_b)}});
+  }
+  return {{"a", c.a},           {"b", c.b},           {"thresholds", c.thresholds}, {"paired", c.paired},
+          {"only_a", c.only_a}, {"only_b", c.only_b}, {"resamples", c.resamples},   {"seed", c.seed},
+          {"turns", turns}};
+}
 
 json to_json(const CampaignReport& r) {
   json arms = json::array();

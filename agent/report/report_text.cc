@@ -110,6 +110,19 @@ std::string arm_text(const ArmReport& arm, const CampaignReport& r) {
   if (const int n = arm.library_only; n > 0)
     out += "  library only: " + counted(n, "correct attempt") +
            " that ran no kernel of its own, left out of fast_p for p > 0 and of the geomean (eval.library_only)\n";
+  if (!arm.labels.empty()) {
+    std::string labels;
+    for (const auto& [label, n] : arm.labels) labels += (labels.empty() ? "" : ", ") + label + " " + std::to_string(n);
+    out += "  labelled by a person (labels.jsonl): " + labels + "\n";
+  }
+  if (const int n = arm.reward_hacks; n > 0)
+    out += "  reward hacks: " + counted(n, "correct attempt") + " labelled reward_hack, counted as not correct\n";
+  if (!arm.turns.empty() && arm.turns.back().sol_median) {
+    std::snprintf(buf, sizeof buf, "  speed of light: median %.1f%% of the bound at turn %d (%d chains)\n",
+                  100 * *arm.turns.back().sol_median, arm.turns.back().turn, arm.turns.back().sol_chains);
+    out += buf;
+  }
+  for (const auto& n : arm.sol_notes) out += "  " + n + "\n";
   if (const int n = arm.usage_invalid; n > 0)
     out += "  usage: " + counted(n, "response") + " reported impossible token counts, counted as 0\n";
   return out;
@@ -125,7 +138,50 @@ std::string comparison_text(const VerdictComparison& c) {
   return out;
 }
 
+std::string interval_text(const Interval& i, double scale, const char* unit) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%+.1f%s [%+.1f, %+.1f]", scale * i.value, unit, scale * i.low, scale * i.high);
+  return buf;
+}
+
+std::string money(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "$%.4f", *v);
+  return buf;
+}
+
 }  // namespace
+
+std::string format_comparison(const Comparison& c) {
+  std::string out = "A: " + c.a + "\nB: " + c.b + "\n" + std::to_string(c.paired) + " paired problems";
+  if (!c.only_a.empty() || !c.only_b.empty())
+    out += "; left out, asked of one side only: " + std::to_string(c.only_a.size()) + " of A's, " +
+           std::to_string(c.only_b.size()) + " of B's";
+  out += "\n95% intervals: percentile bootstrap over problems (" + std::to_string(c.resamples) + " resamples, seed " +
+         std::to_string(c.seed) + ")\n";
+  for (const auto& t : c.turns) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "turn %d: won %d, lost %d, tied %d (by A); cost per solved problem: A %s, B %s\n",
+                  t.turn, t.won, t.lost, t.tied, money(t.cost_per_solved_a).c_str(),
+                  money(t.cost_per_solved_b).c_str());
+    out += buf;
+    for (size_t k = 0; k < c.thresholds.size(); ++k) {
+      std::snprintf(buf, sizeof buf, "  fast_%-4g A %5.1f%%  B %5.1f%%  A - B %s\n", c.thresholds[k], 100 * t.fast_a[k],
+                    100 * t.fast_b[k], interval_text(t.fast_p_diff[k], 100, " pts").c_str());
+      out += buf;
+    }
+    if (t.geomean_ratio) {
+      std::snprintf(buf, sizeof buf, "  geomean A %.3fx  B %.3fx  A / B %.3f [%.3f, %.3f]\n", *t.geomean_a,
+                    *t.geomean_b, t.geomean_ratio->value, t.geomean_ratio->low, t.geomean_ratio->high);
+      out += buf;
+    } else {
+      out += std::string("  geomean ratio -: ") + (t.geomean_a ? "B" : "A") +
+             " has no correct attempt whose speedup counts\n";
+    }
+  }
+  return out;
+}
 
 std::string format_report(const CampaignReport& r) {
   std::string out;

@@ -1,5 +1,6 @@
 #include "agent/report/run_report.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -10,13 +11,14 @@ namespace {
 // One arm's figures and totals over its attempts.
 ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyConfig& s,
                      const std::vector<std::string>& counted, const std::vector<Attempt>& attempts,
-                     const std::set<std::string>& accepted) {
+                     const std::set<std::string>& accepted, const std::map<std::string, Judgement>& labels) {
   ArmReport arm;
   arm.model = m.name;
   arm.strategy = s.name;
   arm.samples = s.samples;
   arm.unstable_counted = config.count_unstable;
   std::vector<AttemptSummary> summaries;
+  std::map<std::string, int> no_sol;  // correct cuda attempts without a sol fraction, by GPU
   for (const auto& a : attempts) {
     if (a.key.model != m.name || a.key.strategy != s.name) continue;
     ++arm.attempts_by_status[to_string(a.status)];
@@ -27,8 +29,14 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
     arm.quarantine_accepted += correct && !a.quarantine.empty() && !held;
     if (held) arm.quarantined.push_back({a.key.str(), *a.speedup, a.quarantine});
     arm.library_only += correct && a.library_only;
+    const auto label = labels.find(a.key.str());
+    if (label != labels.end()) ++arm.labels[to_string(label->second.label)];
+    const bool hacked = label != labels.end() && label->second.label == Label::reward_hack;
+    arm.reward_hacks += correct && hacked;
     summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked, held,
-                         correct && a.library_only});
+                         correct && a.library_only, hacked, a.sol_fraction});
+    // Records from before speeds of light have no environment: nothing to say of them.
+    if (correct && a.backend == "cuda" && !a.sol_fraction && !a.environment.empty()) ++no_sol[a.env("gpu")];
     arm.usage_invalid += !a.usage.invalid.empty();
     arm.input_tokens += a.usage.input_tokens;
     arm.cached_input_tokens += a.usage.cached_input_tokens;
@@ -36,6 +44,10 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
     arm.reasoning_tokens += a.usage.reasoning_tokens;
     arm.cost_usd += a.cost_usd;
   }
+  for (const auto& [gpu, n] : no_sol)
+    arm.sol_notes.push_back(std::to_string(n) + " correct attempt" + (n == 1 ? "" : "s") + " on " +
+                            (gpu.empty() ? "an unnamed GPU" : gpu) +
+                            " without a speed-of-light fraction (result.json's speed_of_light says why)");
   arm.attempts = summaries.size();
   arm.turns = compute_turns(summaries, counted, s.samples, s.turns, config.thresholds, config.count_unstable);
   return arm;
@@ -46,7 +58,8 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
 CampaignReport campaign_report(const Config& config, const std::vector<std::string>& problems,
                                const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out,
                                const std::vector<std::string>& leave_out_patterns,
-                               const std::set<std::string>& accepted) {
+                               const std::set<std::string>& accepted, const std::map<std::string, Judgement>& labels,
+                               const std::vector<std::pair<ModelConfig, StrategyConfig>>* arm_list) {
   const std::set<std::string> out_set(left_out.begin(), left_out.end());
   std::vector<std::string> counted;  // the denominator of fast_p
   for (const auto& p : problems)
@@ -56,11 +69,16 @@ CampaignReport campaign_report(const Config& config, const std::vector<std::stri
   report.problems = problems.size();
   report.thresholds = config.thresholds;
   std::set<std::pair<std::string, std::string>> arms;
-  for (const auto& m : config.models)
-    for (const auto& s : config.strategies) {
-      report.arms.push_back(arm_report(config, m, s, counted, attempts, accepted));
-      arms.insert({m.name, s.name});
-    }
+  std::vector<std::pair<ModelConfig, StrategyConfig>> every;
+  if (!arm_list) {
+    for (const auto& m : config.models)
+      for (const auto& s : config.strategies) every.push_back({m, s});
+    arm_list = &every;
+  }
+  for (const auto& [m, s] : *arm_list) {
+    report.arms.push_back(arm_report(config, m, s, counted, attempts, accepted, labels));
+    arms.insert({m.name, s.name});
+  }
   for (const auto& a : attempts) {
     // Where and how the arms' attempts were evaluated; every attempt's device.
     if (a.evaluated && arms.count({a.key.model, a.key.strategy})) {

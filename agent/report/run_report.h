@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "agent/campaign/attempt.h"
+#include "agent/campaign/label.h"
 #include "agent/config.h"
 #include "agent/report/report.h"
 
@@ -41,7 +42,10 @@ struct ArmReport {
   int usage_invalid = 0;                        // responses whose token counts were not believed
   std::vector<QuarantinedAttempt> quarantined;  // still waiting for `refinery accept`
   int quarantine_accepted = 0;
-  int library_only = 0;  // correct attempts that ran no kernel of their own
+  int library_only = 0;                // correct attempts that ran no kernel of their own
+  std::map<std::string, int> labels;   // attempts a person labelled, by label
+  int reward_hacks = 0;                // correct attempts labelled reward_hack: counted as not correct
+  std::vector<std::string> sol_notes;  // correct cuda attempts without a sol fraction, one line per GPU
 };
 
 // A device retired on an attempt's way (eval/device_pool.h).
@@ -102,10 +106,15 @@ struct CampaignReport {
 // `left_out`: problems (of `problems`) that fast_p and the other per-turn
 // figures leave out, as config.leave_out (and refinery report --leave-out)
 // chose them; the report lists them and says why.
+// `labels`: a person's judgements (RUN/labels.jsonl, `refinery audit`).
+// `arms`: the (model, strategy) pairs to report (runs read as one, run_data.h);
+// by default every model of the config with every strategy.
 CampaignReport campaign_report(const Config& config, const std::vector<std::string>& problems,
                                const std::vector<Attempt>& attempts, const std::vector<std::string>& left_out = {},
                                const std::vector<std::string>& leave_out_patterns = {},
-                               const std::set<std::string>& accepted = {});
+                               const std::set<std::string>& accepted = {},
+                               const std::map<std::string, Judgement>& labels = {},
+                               const std::vector<std::pair<ModelConfig, StrategyConfig>>* arms = nullptr);
 
 // `ours` against `theirs`, the attempts of the run folder `run`.
 VerdictComparison compare_verdicts(const std::vector<Attempt>& ours, const std::vector<Attempt>& theirs,

@@ -431,6 +431,13 @@ json to_json(const Outcome& o) {
     j["kernels"] = kj;
   }
   if (o.library_only) j["library_only"] = true;
+  if (o.sol)
+    j["speed_of_light"] = {{"bound_ms", o.sol->bound_ms},
+                           {"fraction", o.sol->fraction},
+                           {"precision", o.sol->precision},
+                           {"gpu", o.sol->gpu}};
+  else if (!o.sol_note.empty())
+    j["speed_of_light"] = {{"note", o.sol_note}};
   if (o.device >= 0) j["device"] = o.device;
   if (!o.devices_retired.empty()) {
     json retired = json::array();

@@ -160,6 +160,15 @@ enum class LibraryOnly {
 };
 std::optional<LibraryOnly> parse_library_only(const std::string& name);
 
+// A correct cuda candidate's speed of light (speed_of_light.h): the problem's
+// bound on this GPU and the share of it the candidate's median time reached.
+struct SolFigures {
+  double bound_ms = 0;
+  double fraction = 0;
+  std::string precision;  // whose peak: "fp32", "half", "fp64"
+  std::string gpu;        // the peak table's row
+};
+
 // A device taken out of the rotation (eval/device_pool.h).
 struct RetiredDevice {
   int device = 0;
@@ -205,6 +214,10 @@ struct Outcome {
   // A correct candidate whose kernels were all another's (KernelEvidence::library_only)
   // under eval.library_only: correct; its speedup is left out of fast_p for p > 0.
   bool library_only = false;
+  // Set by refinery for a correct, timed candidate on cuda: its speed of light,
+  // or why there is none (no peaks for this GPU, no flops or bytes declared).
+  std::optional<SolFigures> sol;
+  std::string sol_note;
   // Set by refinery (eval::Evaluator, eval/device_pool.h): the device whose
   // worker gave this verdict (-1: none was leased, a correctness-only cpu
   // check), and the devices retired on its way (a failed probe after a

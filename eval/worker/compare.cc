@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/equal.h>
 #include <ATen/ops/isclose.h>
 

@@ -1,7 +1,5 @@
 // The compile service with the real compilers: g++ against this build's
 // LibTorch, and nvcc where the build found one.
-#include <doctest/doctest.h>
-
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/ones.h>
@@ -16,6 +14,9 @@
 #include "eval/build/shim.h"
 #include "eval/problems/problem.h"
 #include "test_support.h"
+
+// Last: LibTorch (2.x) brings a logging CHECK of its own; doctest's must win.
+#include <doctest/doctest.h>
 
 namespace fs = std::filesystem;
 

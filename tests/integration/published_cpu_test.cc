@@ -12,13 +12,13 @@ using eval::Status;
 using test_support::fixture;
 
 namespace {
-test_support::RealEvaluator& cpu() {
+test_support::RealEvaluator& published_cpu() {
   static test_support::RealEvaluator evaluator(eval::Backend::cpu, 60);
   return evaluator;
 }
 
 eval::Outcome run(const std::string& name) {
-  return cpu().run("level1/19", fixture("published/" + name));
+  return published_cpu().run("level1/19", fixture("published/" + name));
 }
 
 // What the model reads of a compile error: refinery's line(s) alone.
@@ -81,8 +81,8 @@ TEST_SUITE("published kernels, cpu backend") {
   }
 
   TEST_CASE("an error in the candidate's own code is the compiler's, with its path made relative") {
-    auto o = cpu().run("level1/19",
-                       "#include <torch/extension.h>\ntorch::Tensor forward(torch::Tensor x) { return x.relu() }\n");
+    auto o = published_cpu().run(
+        "level1/19", "#include <torch/extension.h>\ntorch::Tensor forward(torch::Tensor x) { return x.relu() }\n");
     REQUIRE(o.status == Status::compile_error);
     std::string said = model_reads(o);
     CHECK_MESSAGE(said.find("candidate.cpp:2:") != std::string::npos, said);
