@@ -9,7 +9,8 @@
 // The problems are copies of the ones in problems/, written to DIR/problems as
 // level4/1 .. level4/N. The first run fills DIR/run; running the same command
 // again resumes it (nothing is left to do, so that run is the resume's cost).
-// DIR/bench.yaml is the campaign's config, so the CLI's resume can be timed too:
+// DIR/bench.yaml is the campaign's config and DIR/run/selection.json its
+// problems, so the CLI's resume and report can be timed too (bench/report_scale.sh):
 //   REFINERY_BENCH_KEY=x refinery run DIR/bench.yaml --out DIR/run --problems DIR/problems
 // (its model is on a closed port: with every attempt done it is never asked).
 // Prints one JSON line of figures.
@@ -82,6 +83,9 @@ eval::Outcome fake_outcome(const std::string& source) {
       o.timing->speedup = 0.3 + static_cast<double>(h % 1000) / 370.0;
       o.timing->candidate.median_ms = 1.0 / o.timing->speedup;
       o.timing->clock = "cuda_events";
+      // As an H200's outcome says where it ran, with a speed of light for the report's figures.
+      o.versions = {{"gpu", "NVIDIA H200"}, {"cuda_driver", 13000}, {"cuda_runtime", 13000}, {"libtorch", "2.11.0"}};
+      o.sol = eval::SolFigures{0.05, 0.05 / o.timing->candidate.median_ms, "fp32", "H200 SXM"};
     }
   }
   return o;
@@ -182,6 +186,13 @@ int run(int argc, char** argv) {
     return 1;
   }
 
+  std::vector<std::string> selection;
+  for (const auto& p : problems) selection.push_back(p.id);
+  fs::create_directories(out / "run");
+  if (auto s = base::write_file((out / "run" / "selection.json").string(), nlohmann::json(selection).dump()); !s) {
+    std::fprintf(stderr, "%s\n", s.error().message.c_str());
+    return 1;
+  }
   auto t0 = Clock::now();
   auto store = agent::RunStore::open((out / "run").string(), text, false);
   if (!store) {

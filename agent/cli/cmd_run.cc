@@ -223,6 +223,7 @@ int cmd_run(const std::vector<std::string>& argv) {
     return 1;
   }
   const int code = write_reports(*run, out, false, false, {}, problem_index(args->get("problems")));
+  if (code == 0) std::printf("report: %s (open it in a browser)\n", (out / "report.html").c_str());
   if (g_stop.load()) {
     std::printf("stopped; run the same command again to resume\n");
     return base::exit_code(base::Error{"", base::ErrorKind::interrupted});

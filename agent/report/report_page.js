@@ -127,9 +127,10 @@
   {
     const points = report.arms.map((arm) => ({ arm: armName(arm), cost: arm.cost_usd, tokens: arm.tokens.total, fast: arm.turns[arm.turns.length - 1].fast_p[fastKey] }));
     const s = section("cost", "Cost and tokens against fast_" + fastKey + " (last turn)");
-    for (const [field, label] of [["cost", "cost (USD)"], ["tokens", "tokens (input + output)"]])
+    for (const [field, label, format] of [["cost", "cost (USD)", "$,.2f"], ["tokens", "tokens (input + output)", "~s"]])
       s.append(chart(() => Plot.plot({
-        width: 540, height: 300, grid: true, x: { label }, y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
+        width: 540, height: 300, grid: true, y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
+        x: { label, tickFormat: format, domain: [0, 1.1 * Math.max(...points.map((p) => p[field])) || 1] },
         marks: [Plot.dot(points, { x: field, y: "fast", fill: "arm", r: 6, tip: true }), Plot.text(points, { x: field, y: "fast", text: "arm", dy: -12 })],
       })));
   }
@@ -145,13 +146,17 @@
       if (old === undefined || (v !== null && (old.v === null || v > old.v))) best.set(k, { problem: r.problem, arm: r.model + " \u00d7 " + r.strategy, v });
     }
     const cells = [...best.values()];
-    const problems = [...new Set(rows.map((r) => r.problem))].sort();
+    // Natural order: level1/2 before level1/10.
+    const natural = (a, b) => a.localeCompare(b, undefined, { numeric: true });
+    const problems = [...new Set(rows.map((r) => r.problem))].sort(natural);
+    const extent = Math.max(2, ...cells.filter((d) => d.v !== null).map((d) => Math.max(d.v, 1 / d.v)));
     const s = section("heatmap", "Best speedup per problem and arm");
     s.append(note("colour: the best counted speedup (log scale, 1 = the reference); grey: correct but no speedup that counts; blank: never correct."));
     s.append(chart(() => Plot.plot({
       width: Math.max(400, 160 * report.arms.length + 240), height: 40 + 18 * problems.length, marginLeft: 240,
       x: { label: null, axis: "top" }, y: { label: null, domain: problems },
-      color: { type: "log", scheme: "RdBu", pivot: 1, legend: true, label: "speedup" },
+      // Symmetric in log around 1 and at least 0.5x to 2x, so that 0.98x is no alarm.
+      color: { type: "log", scheme: "RdBu", domain: [1 / extent, extent], clamp: true, legend: true, label: "speedup" },
       marks: [
         Plot.cell(cells.filter((d) => d.v === null), { x: "arm", y: "problem", fill: "#ccc", title: (d) => d.problem + ": correct, no speedup that counts" }),
         Plot.cell(cells.filter((d) => d.v !== null), { x: "arm", y: "problem", fill: "v", tip: true }),

@@ -7,10 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/extract.h"
 #include "base/fs.h"
 #include "base/sha256.h"
 #include "base/subprocess.h"
 #include "eval/build/compiler.h"
+#include "eval/build/shim.h"
+#include "eval/problems/problem_index.h"
+
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -99,5 +104,34 @@ TEST_SUITE("eval::CompileService with the real nvcc") {
       CHECK(bytes->find(secret) == std::string::npos);
     }
     CHECK(incbin->log.find(secret) == std::string::npos);
+  }
+}
+
+TEST_SUITE("eval::CompileService with the real nvcc") {
+  TEST_CASE("the quickstart's fused GEMM kernels compile with nvcc, as a GPU host's campaign compiles them") {
+    // The quickstart's level2 answers are written for the GPU (their CUDA path is what
+    // makes fast_1 rise there) and only their host path runs on cpu: nvcc checks the rest.
+    RealNvcc t;
+    const eval::ProblemIndex index(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/problems");
+    std::ifstream in(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl");
+    std::set<std::string> sources;
+    int compiled = 0;
+    for (std::string line; std::getline(in, line);) {
+      const auto j = nlohmann::json::parse(line);
+      const std::string key = j["key"];
+      if (key.find("/level2/") == std::string::npos) continue;
+      const auto code = agent::extract_code(j["text"], eval::language(eval::LanguageId::cuda_cxx)).code;
+      REQUIRE_MESSAGE(code, key);
+      if (!sources.insert(*code).second) continue;
+      const std::string id = key.substr(key.find("level2/"), key.find("/s0/") - key.find("level2/"));
+      auto problem = index.find(id);
+      REQUIRE_MESSAGE(problem.ok(), id);
+      auto lib = t.service.compile(
+          {eval::Backend::cuda, eval::LanguageId::cuda_cxx, false, *code, eval::make_shim(*problem), "candidate"});
+      REQUIRE(lib.ok());
+      CHECK_MESSAGE(lib->ok, key, "\n", lib->log);
+      ++compiled;
+    }
+    CHECK(compiled == 5);
   }
 }
