@@ -149,10 +149,10 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   Reader r{doc, node};
   TRY(r.name("name", s.name, "a strategy"));
   const std::string what = "strategy '" + s.name + "'";
-  TRY(yaml::check_keys(
-      doc, node,
-      {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement", "prompt", "kernels"},
-      what));
+  TRY(yaml::check_keys(doc, node,
+                       {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement",
+                        "prompt", "kernels", "width", "branch"},
+                       what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
   s.kind = kind_row->id;
@@ -160,6 +160,15 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   TRY(r.integer("turns", s.turns, 1, 100));
   if (s.kind == StrategyKind::single_shot && s.turns != 1)
     return doc.error_at(node["turns"], "a single_shot strategy has one turn; use refine for more");
+  TRY(r.integer("width", s.width, 1, 64));
+  TRY(r.integer("branch", s.branch, 1, 64));
+  if (s.kind != StrategyKind::beam)
+    for (const char* key : {"width", "branch"})
+      if (node[key]) return doc.error_at(node[key], std::string("'") + key + "' shapes a beam; add kind: beam");
+  if (s.kind == StrategyKind::beam && node["samples"])
+    return doc.error_at(node["samples"], "a beam has no samples: its first round asks width x branch first attempts");
+  if (s.kind == StrategyKind::beam && node["history"])
+    return doc.error_at(node["history"], "a beam's child carries its parent's answer and feedback; no history");
   if (node["feedback"]) {
     TRY(yaml::expect_sequence(doc, node["feedback"], "'feedback'"));
     s.feedback.clear();
@@ -280,6 +289,12 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
 Result<Config> load_config(const std::string& path) {
   TRY_ASSIGN(std::string text, base::read_file(path));
   return parse_config(text, path);
+}
+
+bool StrategyConfig::branching() const {
+  for (const auto& row : strategy_kinds())
+    if (row.id == kind) return row.branching;
+  return false;
 }
 
 }  // namespace agent

@@ -49,6 +49,8 @@ struct StrategyConfig {
   std::vector<std::string> feedback = {"compile", "correctness", "timing"};  // also: profile
   History history = History::full;    // what earlier turns the prompt carries (refine)
   int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
+  int width = 4;                      // beam: the best kernels kept each round
+  int branch = 2;                     // beam: the children asked of each kept kernel per round
   // refinery's prompt (a C++/CUDA file with forward), or KernelBench's (a
   // Python ModelNew, its kernels in `kernels`; default: cuda on the cuda
   // backend, cpp on cpu, decided where the campaign starts).
@@ -56,6 +58,10 @@ struct StrategyConfig {
   std::optional<KernelLanguage> kernels;
   // The language of this strategy's candidates: python for a kernelbench
   // prompt, else the backend's.
+  // A search over a tree of attempts per problem (beam), not samples x turns chains.
+  bool branching() const;
+  // Attempts per problem: samples x turns, or a beam's width x branch x turns (rounds).
+  int attempts_per_problem() const { return branching() ? width * branch * turns : samples * turns; }
   eval::LanguageId candidate_language(eval::Backend backend) const {
     return prompt == PromptStyle::kernelbench ? eval::LanguageId::python : eval::language_for(backend);
   }

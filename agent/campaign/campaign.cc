@@ -67,18 +67,39 @@ class Pool {
 struct Chain {
   const ModelConfig* model;
   const StrategyConfig* strategy;
-  const Strategy* policy;  // what the next turn carries, and when the chain stops
+  const Strategy* policy;  // what the next turn carries, and when the chain stops (linear strategies)
   const eval::Problem* problem;
   int sample;
+  const Search* search = nullptr;  // a branching strategy's: the unit is the whole search, not a chain
 };
 
+struct SearchState;
+
 // A chain being run: its prompts, its finished turns, and where it stands.
+// Or one node of a search: its key's sample, turn and parent, and what its
+// prompt carries.
 struct ChainState {
   Chain c;
   std::string system, first;
-  std::vector<Attempt> done;  // finished turns, in order, with their texts (what a strategy carries)
-  double best = -1;           // the fastest correct speedup so far, for the progress line
-  int turn = 0;               // the turn being run
+  std::vector<Attempt> done;                 // finished turns, in order, with their texts (what a strategy carries)
+  double best = -1;                          // the fastest correct speedup so far, for the progress line
+  int turn = 0;                              // the turn being run
+  std::shared_ptr<SearchState> search;       // a node's search; null in a chain
+  std::optional<AttemptKey::Parent> parent;  // a node's
+  std::vector<Message> history;              // a node's: after the first prompt
+};
+
+// A branching search being run (strategy.h's Search): its rounds one after
+// another, the nodes of a round in flight together.
+struct SearchState {
+  Chain c;
+  std::string system, first;
+  std::mutex mutex;
+  std::vector<Attempt> done;  // every finished node, with its texts
+  int round = 0;              // the round in flight
+  size_t pending = 0;         // its nodes not finished
+  bool broken = false;        // a node of this round ended unrecorded (a model error, a stop)
+  double best = -1;           // the fastest counted speedup so far, for the progress line
 };
 
 // Admits chains, asks the models and hands each answer to an evaluation slot
@@ -90,14 +111,18 @@ class Scheduler {
   base::Status run() {
     // Problems outermost and models innermost, so that the chains admitted
     // together ask every model, not one model's queue at a time.
-    for (const auto& s : d_.config.strategies) policies_.emplace(s.name, make_strategy(s));
+    for (const auto& s : d_.config.strategies) {
+      policies_.emplace(s.name, make_strategy(s));
+      searches_.emplace(s.name, make_search(s));
+    }
+    // A search is sharded as its sample 0's chain would be: all of it in one shard.
     for (const auto& p : d_.problems)
       for (const auto& s : d_.config.strategies)
-        for (int k = 0; k < s.samples; ++k)
+        for (int k = 0; k < (s.branching() ? 1 : s.samples); ++k)
           for (const auto& m : d_.config.models)
             if (shard_of(chain_key(m.name, s.name, p.id, k), d_.shard.count) == d_.shard.index)
-              chains_.push_back({&m, &s, policies_.at(s.name).get(), &p, k});
-    for (const auto& c : chains_) progress_.total += c.strategy->turns;
+              chains_.push_back({&m, &s, policies_.at(s.name).get(), &p, k, searches_.at(s.name).get()});
+    for (const auto& c : chains_) progress_.total += c.search ? c.strategy->attempts_per_problem() : c.strategy->turns;
     progress_.chains = static_cast<int>(chains_.size());
 
     int in_flight = d_.max_in_flight;
@@ -142,7 +167,15 @@ class Scheduler {
       state->c = chains_[i];
       auto prepared = prepare(*state);
       if (!prepared) fail(prepared);
-      if (prepared && advance(state)) return;
+      if (prepared && state->c.search) {
+        auto search = std::make_shared<SearchState>();
+        search->c = state->c;
+        search->system = state->system;
+        search->first = state->first;
+        if (next_round(search)) return;
+      } else if (prepared && advance(state)) {
+        return;
+      }
       release();
     }
   }
@@ -180,8 +213,87 @@ class Scheduler {
   }
 
   AttemptKey key_of(const ChainState& st) const {
-    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample,
-            st.turn,          std::nullopt};  // a chain: no parent
+    return {st.c.model->name, st.c.strategy->name, st.c.problem->id, st.c.sample, st.turn, st.parent};
+  }
+
+  // Posts a search's next round: its recorded nodes are taken from the store,
+  // the others asked (or evaluated, when their response is stored). A round
+  // recorded whole is passed over. False when the search is over.
+  bool next_round(const std::shared_ptr<SearchState>& s) {
+    while (!stopped()) {
+      std::vector<SearchNode> nodes;
+      {
+        std::lock_guard<std::mutex> lock(s->mutex);
+        nodes = s->c.search->round(s->round + 1, s->done);
+        if (nodes.empty()) return false;
+        ++s->round;
+      }
+      std::vector<std::shared_ptr<ChainState>> asked;
+      for (auto& n : nodes) {
+        auto st = std::make_shared<ChainState>();
+        st->c = s->c;
+        st->c.sample = n.sample;
+        st->turn = n.round;
+        st->parent = n.parent;
+        st->history = std::move(n.history);
+        st->system = s->system;
+        st->first = s->first;
+        st->search = s;
+        if (auto done = d_.store.attempt(key_of(*st))) {
+          take_node(*s, *done);
+          continue;
+        }
+        asked.push_back(std::move(st));
+      }
+      if (asked.empty()) continue;
+      {
+        std::lock_guard<std::mutex> lock(s->mutex);
+        s->pending = asked.size();
+        s->broken = false;
+      }
+      for (const auto& st : asked) dispatch(st, st->history);
+      return true;
+    }
+    return false;
+  }
+
+  // A finished node joins its search, and the progress.
+  void take_node(SearchState& s, const Attempt& a) {
+    const bool counts = this->counts(a);
+    bool became_fast = false;
+    {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.done.push_back(a);
+      became_fast = s.best <= 1 && counts && a.correct_speedup() > 1;
+      if (counts) s.best = std::max(s.best, a.correct_speedup());
+    }
+    report(a, became_fast);
+  }
+
+  // A node has ended: recorded (`a`) or not. The last of its round starts the next.
+  void node_done(const std::shared_ptr<ChainState>& st, const Attempt* a) {
+    auto s = st->search;
+    if (a) take_node(*s, *a);
+    bool last = false, broken = false;
+    {
+      std::lock_guard<std::mutex> lock(s->mutex);
+      if (!a) s->broken = true;
+      last = --s->pending == 0;
+      broken = s->broken;
+    }
+    if (!last) return;
+    // A round with a node missing is not complete: the search resumes there on the next run.
+    if (broken || !next_round(s)) finish();
+  }
+
+  // A chain or a node has ended without going on.
+  void end(const std::shared_ptr<ChainState>& st) {
+    if (st->search) return node_done(st, nullptr);
+    finish();
+  }
+
+  bool counts(const Attempt& a) const {
+    return a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty() && !a.library_only;
   }
 
   // Moves a chain to its next turn: replays finished attempts from the store,
@@ -197,20 +309,27 @@ class Scheduler {
         absorb(*st, *done);
         continue;
       }
-      ChatRequest request{st->system, {{"user", st->first}}};
-      request.messages.insert(request.messages.end(), next.history.begin(), next.history.end());
-      if (auto s = write_prompt(key, request); !s) {
-        fail(s);
-        return false;
-      }
-      if (auto stored = d_.store.response(key)) {
-        // Received before an interruption: never asked again.
-        evals_->post([this, st, response = std::move(*stored)] { evaluate(st, response); });
-      } else {
-        asks_.at(st->c.model->name)->post([this, st, request = std::move(request)] { ask(st, request); });
-      }
-      return true;
+      return dispatch(st, next.history);
     }
+  }
+
+  // Queues a turn for its model, or, when its response is stored, for evaluation.
+  bool dispatch(const std::shared_ptr<ChainState>& st, const std::vector<Message>& history) {
+    const AttemptKey key = key_of(*st);
+    ChatRequest request{st->system, {{"user", st->first}}};
+    request.messages.insert(request.messages.end(), history.begin(), history.end());
+    if (auto s = write_prompt(key, request); !s) {
+      fail(s);
+      if (st->search) node_done(st, nullptr);
+      return false;
+    }
+    if (auto stored = d_.store.response(key)) {
+      // Received before an interruption: never asked again.
+      evals_->post([this, st, response = std::move(*stored)] { evaluate(st, response); });
+    } else {
+      asks_.at(st->c.model->name)->post([this, st, request = std::move(request)] { ask(st, request); });
+    }
+    return true;
   }
 
   base::Status write_prompt(const AttemptKey& key, const ChatRequest& request) {
@@ -222,24 +341,24 @@ class Scheduler {
 
   // In a model's pool: gets the response and records it the moment it arrives.
   void ask(const std::shared_ptr<ChainState>& st, const ChatRequest& request) {
-    if (stopped()) return finish();
+    if (stopped()) return end(st);
     const auto& model = *st->c.model;
     AttemptKey key = key_of(*st);
     auto completion = d_.ask(model, key, request);
     if (!completion) {
       // Nothing is recorded: this chain resumes here when the run is resumed.
       // A request cut short by Ctrl-C needs no message of its own.
-      if (completion.error().kind == base::ErrorKind::interrupted) return finish();
+      if (completion.error().kind == base::ErrorKind::interrupted) return end(st);
       {
         std::lock_guard<std::mutex> lock(mutex_);
         if (d_.on_model_error) d_.on_model_error(key, completion.error().message);
       }
-      return finish();
+      return end(st);
     }
     Response response = response_of(*completion, model.price);
     if (auto s = d_.store.record_response(key, response); !s) {
       fail(s);
-      return finish();
+      return end(st);
     }
     evals_->post([this, st, response = std::move(response)] { evaluate(st, response); });
   }
@@ -247,13 +366,14 @@ class Scheduler {
   // In the evaluation pool: extracts, compiles and runs the candidate, records
   // the attempt, and moves the chain on.
   void evaluate(const std::shared_ptr<ChainState>& st, const Response& response) {
-    if (stopped()) return finish();
+    if (stopped()) return end(st);
     auto record = attempt(*st, response);
     if (!record) {
-      if (record.error().kind == base::ErrorKind::interrupted) return finish();
+      if (record.error().kind == base::ErrorKind::interrupted) return end(st);
       fail(record.error());
-      return finish();
+      return end(st);
     }
+    if (st->search) return node_done(st, &*record);
     absorb(*st, *record);
     if (!advance(st)) finish();
   }
@@ -323,8 +443,7 @@ class Scheduler {
     st.done.push_back(a);
     const double speedup = a.correct_speedup();
     // The progress line's fast_1 counts as the report does: an unstable timing only if the config says so.
-    const bool counts =
-        a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty() && !a.library_only;
+    const bool counts = this->counts(a);
     report(a, st.best <= 1 && counts && speedup > 1);
     if (counts) st.best = std::max(st.best, speedup);
   }
@@ -342,6 +461,7 @@ class Scheduler {
 
   CampaignDeps& d_;
   std::map<std::string, std::unique_ptr<Strategy>> policies_;  // one per strategy, by name
+  std::map<std::string, std::unique_ptr<Search>> searches_;    // one per branching strategy, by name
   std::vector<Chain> chains_;
   std::map<std::string, std::unique_ptr<Pool>> asks_;  // one per model
   std::unique_ptr<Pool> evals_;

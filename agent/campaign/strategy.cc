@@ -1,5 +1,7 @@
 #include "agent/campaign/strategy.h"
 
+#include <algorithm>
+
 namespace agent {
 namespace {
 
@@ -93,7 +95,65 @@ class BestOfKRefine : public Turns {
   }
 };
 
+class Beam : public Search {
+ public:
+  explicit Beam(const StrategyConfig& c) : width_(c.width), branch_(c.branch), rounds_(c.turns) {}
+  int rounds() const override { return rounds_; }
+
+  std::vector<SearchNode> round(int r, const std::vector<Attempt>& done) const override {
+    std::vector<SearchNode> nodes;
+    if (r < 1 || r > rounds_) return nodes;
+    const int per_round = width_ * branch_;
+    if (r == 1) {
+      for (int j = 0; j < per_round; ++j) nodes.push_back({j, 1, std::nullopt, {}});
+      return nodes;
+    }
+    // The parents: the best correct kernels so far, or, before any, the last round's first attempts.
+    std::vector<const Attempt*> kept;
+    for (const auto& a : done)
+      if (a.correct() && a.speedup && a.key.turn < r) kept.push_back(&a);
+    auto earlier = [](const Attempt* a, const Attempt* b) {
+      return a->key.turn != b->key.turn ? a->key.turn < b->key.turn : a->key.sample < b->key.sample;
+    };
+    if (!kept.empty()) {
+      std::sort(kept.begin(), kept.end(), [&](const Attempt* a, const Attempt* b) {
+        return *a->speedup != *b->speedup ? *a->speedup > *b->speedup : earlier(a, b);
+      });
+    } else {
+      for (const auto& a : done)
+        if (a.key.turn == r - 1) kept.push_back(&a);
+      std::sort(kept.begin(), kept.end(), earlier);
+    }
+    if (static_cast<int>(kept.size()) > width_) kept.resize(width_);
+    for (size_t i = 0; i < kept.size(); ++i)
+      for (int b = 0; b < branch_; ++b) {
+        SearchNode n{(r - 1) * per_round + static_cast<int>(i) * branch_ + b,
+                     r,
+                     AttemptKey::Parent{kept[i]->key.sample, kept[i]->key.turn},
+                     {}};
+        carry(*kept[i], n.history);
+        nodes.push_back(std::move(n));
+      }
+    return nodes;
+  }
+
+ private:
+  int width_, branch_, rounds_;
+};
+
 }  // namespace
+
+std::unique_ptr<Search> make_search(const StrategyConfig& c) {
+  switch (c.kind) {
+    case StrategyKind::single_shot:
+    case StrategyKind::refine:
+    case StrategyKind::best_of_k_refine:
+      return nullptr;
+    case StrategyKind::beam:
+      return std::make_unique<Beam>(c);
+  }
+  return nullptr;
+}
 
 std::unique_ptr<Strategy> make_strategy(const StrategyConfig& c) {
   switch (c.kind) {
@@ -103,6 +163,8 @@ std::unique_ptr<Strategy> make_strategy(const StrategyConfig& c) {
       return std::make_unique<Refine>(c);
     case StrategyKind::best_of_k_refine:
       return std::make_unique<BestOfKRefine>(c);
+    case StrategyKind::beam:
+      return nullptr;  // a search, not a chain: make_search
   }
   return nullptr;  // not a StrategyKind: no config decodes to one
 }

@@ -13,12 +13,27 @@
 //                     that regresses goes on from its best kernel, not its last
 //
 // Every strategy ends a chain after stop_after_no_improvement turns without a
-// faster correct kernel, when that is set. A search strategy that branches
-// (several next requests from one turn) fits the same interface through
-// `builds_on`, once the campaign runs trees of attempts.
+// faster correct kernel, when that is set.
+//
+// A branching strategy (StrategyKindRow::branching) searches a tree of
+// attempts per (model, problem) in rounds instead (Search below):
+//
+//   beam              round 1 asks width x branch first attempts; each later
+//                     round keeps the best `width` correct kernels found so far
+//                     (by speedup; ties go to the earlier: lower round, then
+//                     lower sample) and asks `branch` children of each, every
+//                     child's prompt carrying its parent's answer and feedback.
+//                     Before any is correct it keeps the last round's first
+//                     `width` attempts. `turns` rounds.
+//
+// A node's key is (sample, turn) = (its index in the search, its round), and it
+// names its parent (AttemptKey::parent): the tree can be read back from
+// attempts.jsonl. A round is decided by the records of the rounds before it
+// alone, so a resumed search asks for the same keys and nothing twice.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,5 +59,25 @@ class Strategy {
 };
 
 std::unique_ptr<Strategy> make_strategy(const StrategyConfig& config);
+
+// One request of a branching search's round.
+struct SearchNode {
+  int sample = 0;                            // its index in the search, unique across rounds
+  int round = 1;                             // its turn
+  std::optional<AttemptKey::Parent> parent;  // none in round 1
+  std::vector<Message> history;              // after the first prompt: the parent's answer and feedback
+};
+
+class Search {
+ public:
+  virtual ~Search() = default;
+  // Round `round`'s requests, from `done`: every finished attempt of the
+  // earlier rounds, with their texts. Empty: the search is over.
+  virtual std::vector<SearchNode> round(int round, const std::vector<Attempt>& done) const = 0;
+  virtual int rounds() const = 0;
+};
+
+// The search of a branching strategy; nullptr for a linear one.
+std::unique_ptr<Search> make_search(const StrategyConfig& config);
 
 }  // namespace agent

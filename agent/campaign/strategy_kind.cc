@@ -6,9 +6,10 @@ namespace agent {
 namespace {
 
 constexpr StrategyKindRow kKinds[] = {
-    {StrategyKind::single_shot, "single_shot"},
-    {StrategyKind::refine, "refine"},
-    {StrategyKind::best_of_k_refine, "best_of_k_refine"},
+    {StrategyKind::single_shot, "single_shot", false},
+    {StrategyKind::refine, "refine", false},
+    {StrategyKind::best_of_k_refine, "best_of_k_refine", false},
+    {StrategyKind::beam, "beam", true},
 };
 
 constexpr HistoryRow kHistories[] = {

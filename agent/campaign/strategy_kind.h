@@ -12,7 +12,7 @@
 
 namespace agent {
 
-enum class StrategyKind { single_shot, refine, best_of_k_refine };
+enum class StrategyKind { single_shot, refine, best_of_k_refine, beam };
 
 // What earlier turns a refine strategy's prompt carries.
 enum class History { full, last };
@@ -20,6 +20,7 @@ enum class History { full, last };
 struct StrategyKindRow {
   StrategyKind id;
   const char* name;  // as the config spells it: `kind: NAME`
+  bool branching;    // a search over a tree of attempts per problem (strategy.h's Search), not chains
 };
 
 struct HistoryRow {

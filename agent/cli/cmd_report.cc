@@ -39,9 +39,13 @@ std::vector<AttemptRow> rows_of(const RunData& run, const fs::path& page_dir) {
 
 CompareSide side_of(const std::string& label, const ModelConfig& m, const StrategyConfig& s,
                     const std::vector<std::string>& problems, const std::vector<AttemptRow>& rows) {
-  CompareSide side{label, problems, s.samples, s.turns, {}};
+  // A branching search is one chain per problem (as the report counts it).
+  CompareSide side{label, problems, s.branching() ? 1 : s.samples, s.turns, {}};
   for (const auto& r : rows)
-    if (r.model == m.name && r.strategy == s.name) side.rows.push_back(r);
+    if (r.model == m.name && r.strategy == s.name) {
+      side.rows.push_back(r);
+      if (s.branching()) side.rows.back().sample = 0;
+    }
   return side;
 }
 

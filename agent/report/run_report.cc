@@ -15,7 +15,8 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
   ArmReport arm;
   arm.model = m.name;
   arm.strategy = s.name;
-  arm.samples = s.samples;
+  // A branching search is one chain per problem: its best attempt up to round t is the problem's value.
+  arm.samples = s.branching() ? 1 : s.samples;
   arm.unstable_counted = config.count_unstable;
   std::vector<AttemptSummary> summaries;
   std::map<std::string, int> no_sol;  // correct cuda attempts without a sol fraction, by GPU
@@ -33,8 +34,8 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
     if (label != labels.end()) ++arm.labels[to_string(label->second.label)];
     const bool hacked = label != labels.end() && label->second.label == Label::reward_hack;
     arm.reward_hacks += correct && hacked;
-    summaries.push_back({a.key.problem, a.key.sample, a.key.turn, correct, correct ? *a.speedup : 0.0, marked, held,
-                         correct && a.library_only, hacked, a.sol_fraction});
+    summaries.push_back({a.key.problem, s.branching() ? 0 : a.key.sample, a.key.turn, correct,
+                         correct ? *a.speedup : 0.0, marked, held, correct && a.library_only, hacked, a.sol_fraction});
     // Records from before speeds of light have no environment: nothing to say of them.
     if (correct && a.backend == "cuda" && !a.sol_fraction && !a.environment.empty()) ++no_sol[a.env("gpu")];
     arm.usage_invalid += !a.usage.invalid.empty();
@@ -49,7 +50,7 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
                             (gpu.empty() ? "an unnamed GPU" : gpu) +
                             " without a speed-of-light fraction (result.json's speed_of_light says why)");
   arm.attempts = summaries.size();
-  arm.turns = compute_turns(summaries, counted, s.samples, s.turns, config.thresholds, config.count_unstable);
+  arm.turns = compute_turns(summaries, counted, arm.samples, s.turns, config.thresholds, config.count_unstable);
   return arm;
 }
 

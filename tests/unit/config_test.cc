@@ -193,7 +193,7 @@ TEST_SUITE("agent::Config") {
           "                  ^");
     CHECK(error_of(with(kConfig, "kind: refine", "kind: tree_search")) ==
           "exp.yaml:21:11: invalid value 'tree_search' for 'kind' (expected one of: single_shot, refine, "
-          "best_of_k_refine)\n"
+          "best_of_k_refine, beam)\n"
           "        kind: tree_search\n"
           "              ^");
     CHECK(error_of(with(kConfig, "history: last", "history: some"))

@@ -82,13 +82,19 @@ TEST_SUITE("agent::Strategy") {
       REQUIRE(agent::parse_strategy_kind(row.name).ok());
       CHECK(*agent::parse_strategy_kind(row.name) == row.id);
       CHECK(agent::to_string(row.id) == row.name);
-      // Every kind makes a strategy with the configured turns.
-      CHECK(agent::make_strategy(config(row.id, 1))->turns() == 1);
+      // Every linear kind makes a strategy with the configured turns; every branching one a search with them as rounds.
+      if (row.branching) {
+        CHECK_FALSE(agent::make_strategy(config(row.id, 1)));
+        CHECK(agent::make_search(config(row.id, 1))->rounds() == 1);
+      } else {
+        CHECK(agent::make_strategy(config(row.id, 1))->turns() == 1);
+        CHECK_FALSE(agent::make_search(config(row.id, 1)));
+      }
     }
-    auto bad = agent::parse_strategy_kind("beam");
+    auto bad = agent::parse_strategy_kind("evolve");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().message ==
-          "unknown strategy kind 'beam' (expected one of: single_shot, refine, best_of_k_refine)");
+          "unknown strategy kind 'evolve' (expected one of: single_shot, refine, best_of_k_refine, beam)");
     auto history = agent::parse_history("first");
     REQUIRE_FALSE(history.ok());
     CHECK(history.error().message == "unknown history 'first' (expected one of: full, last)");
