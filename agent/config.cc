@@ -143,6 +143,23 @@ Result<ModelConfig> decode_model(const yaml::Document& doc, const YAML::Node& no
   return m;
 }
 
+Result<Budget> decode_budget(const yaml::Document& doc, const YAML::Node& node, const std::string& what) {
+  TRY(yaml::expect_map(doc, node, what));
+  TRY(yaml::check_keys(doc, node, {"attempts", "tokens", "dollars", "gpu_seconds"}, what));
+  Budget b;
+  Reader r{doc, node};
+  for (auto [key, out] : {std::pair{"attempts", &b.attempts}, std::pair{"tokens", &b.tokens}})
+    if (node[key]) {
+      TRY_ASSIGN(double v, yaml::as_double_in(doc, node[key], key, 1, 1e15));
+      if (v != static_cast<double>(static_cast<int64_t>(v)))
+        return doc.error_at(node[key], std::string("'") + key + "' is a whole number");
+      *out = static_cast<int64_t>(v);
+    }
+  TRY(r.number("dollars", b.dollars, 0, 1e9));
+  TRY(r.number("gpu_seconds", b.gpu_seconds, 0, 1e12));
+  return b;
+}
+
 Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::Node& node) {
   TRY(yaml::expect_map(doc, node, "a strategy"));
   StrategyConfig s;
@@ -151,7 +168,7 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   const std::string what = "strategy '" + s.name + "'";
   TRY(yaml::check_keys(doc, node,
                        {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement",
-                        "prompt", "kernels", "width", "branch"},
+                        "prompt", "kernels", "width", "branch", "budget", "problem_budget"},
                        what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
@@ -160,6 +177,12 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   TRY(r.integer("turns", s.turns, 1, 100));
   if (s.kind == StrategyKind::single_shot && s.turns != 1)
     return doc.error_at(node["turns"], "a single_shot strategy has one turn; use refine for more");
+  if (node["budget"]) {
+    TRY_ASSIGN(s.budget, decode_budget(doc, node["budget"], what + "'s budget"));
+  }
+  if (node["problem_budget"]) {
+    TRY_ASSIGN(s.problem_budget, decode_budget(doc, node["problem_budget"], what + "'s problem_budget"));
+  }
   TRY(r.integer("width", s.width, 1, 64));
   TRY(r.integer("branch", s.branch, 1, 64));
   if (s.kind != StrategyKind::beam)
@@ -202,9 +225,13 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   TRY_ASSIGN(yaml::Document doc, yaml::Document::parse(text, display_name));
   const YAML::Node& root = doc.root();
   TRY(yaml::expect_map(doc, root, "the config"));
-  TRY(yaml::check_keys(doc, root, {"name", "seed", "problems", "models", "strategies", "eval", "report"}, "config"));
+  TRY(yaml::check_keys(doc, root, {"name", "seed", "problems", "models", "strategies", "eval", "report", "budget"},
+                       "config"));
   Config c;
   c.path = display_name;
+  if (root["budget"]) {
+    TRY_ASSIGN(c.budget, decode_budget(doc, root["budget"], "the campaign's budget"));
+  }
   c.name = std::filesystem::path(display_name).stem().string();
   Reader r{doc, root};
   if (root["name"])

@@ -41,6 +41,17 @@ struct ModelConfig {
   std::string replay_from;       // replay: a responses file or a finished run folder
 };
 
+// What may be spent, in any of four units; an unset one is no limit. A
+// strategy stops asking once one is spent (the requests in flight then may
+// pass it by at most their number).
+struct Budget {
+  std::optional<int64_t> attempts;
+  std::optional<int64_t> tokens;  // input + output
+  std::optional<double> dollars;
+  std::optional<double> gpu_seconds;  // evaluation worker time (Attempt::worker_s)
+  bool any() const { return attempts || tokens || dollars || gpu_seconds; }
+};
+
 struct StrategyConfig {
   std::string name;                                                          // required: the arm's label
   StrategyKind kind = StrategyKind::single_shot;                             // required: a row of strategy_kind.h
@@ -51,6 +62,8 @@ struct StrategyConfig {
   int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
   int width = 4;                      // beam: the best kernels kept each round
   int branch = 2;                     // beam: the children asked of each kept kernel per round
+  Budget budget;                      // per arm: each model with this strategy
+  Budget problem_budget;              // per arm and problem
   // refinery's prompt (a C++/CUDA file with forward), or KernelBench's (a
   // Python ModelNew, its kernels in `kernels`; default: cuda on the cuda
   // backend, cpp on cpu, decided where the campaign starts).
@@ -93,6 +106,7 @@ struct Config {
   std::vector<std::string> leave_out;
   // Keys given by an old name (eval.runners): each a note that refinery run prints.
   std::vector<std::string> notes;
+  Budget budget;  // the whole campaign's
 };
 
 base::Result<Config> load_config(const std::string& path);

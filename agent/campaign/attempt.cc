@@ -92,6 +92,8 @@ void Attempt::take(const eval::Outcome& o) {
   library_only = o.library_only;
   device = o.device >= 0 ? std::optional(o.device) : std::nullopt;
   sol_fraction = o.sol ? std::optional(o.sol->fraction) : std::nullopt;
+  const auto wall = o.phases_ms.find("worker_wall");
+  worker_s = wall != o.phases_ms.end() && wall->is_number() ? wall->get<double>() / 1000 : 0;
   // What a reader of results needs to say where a number came from; the rest
   // of the judge's versions stay in result.json.
   environment = json::object();
@@ -143,6 +145,7 @@ json to_json(const Attempt& a) {
     j["speedup"] = optional_number(a.speedup);
     j["candidate_ms"] = optional_number(a.candidate_ms);
     j["reference_ms"] = optional_number(a.reference_ms);
+    if (a.worker_s > 0) j["worker_s"] = a.worker_s;
   }
   if (a.unstable) j["unstable"] = true;
   if (a.truncated) j["truncated"] = true;
@@ -207,6 +210,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
       }
     }
     TRY(read(j, "cost_usd", a.cost_usd));
+    TRY(read(j, "worker_s", a.worker_s));
     TRY(read(j, "response_text", a.response_text));
     TRY(read(j, "feedback", a.feedback));
     if (auto u = j.find("usage"); u != j.end()) TRY(read_usage(*u, a.usage));

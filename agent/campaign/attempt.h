@@ -27,6 +27,7 @@
 //     libtorch, sm_clock_max_mhz, ...}            evaluated
 //   usage {input_tokens, cached_input_tokens, output_tokens, reasoning_tokens[, invalid]}
 //   cost_usd
+//   worker_s                                      the evaluation's worker wall time, seconds (when evaluated)
 //   response_text, feedback                       the long texts
 //
 // Reading is tolerant of what older refinery wrote (a missing field takes its
@@ -113,6 +114,7 @@ struct Attempt {
   std::vector<DeviceRetirement> devices_retired;          // taken out of the rotation on the way
   Usage usage;                                            // the response's (agent/model/provider.h)
   double cost_usd = 0;
+  double worker_s = 0;        // the evaluation's worker wall time (GPU seconds for budgets), when evaluated
   std::string response_text;  // the model's whole answer; empty in a store's summaries
   std::string feedback;       // what the next turn is told; empty in a store's summaries
 

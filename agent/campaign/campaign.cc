@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "agent/campaign/extract.h"
@@ -75,6 +76,26 @@ struct Chain {
 
 struct SearchState;
 
+// What has been spent, against a Budget.
+struct Spent {
+  int64_t attempts = 0, tokens = 0;
+  double dollars = 0, gpu_seconds = 0;
+  void add(const Attempt& a) {
+    ++attempts;
+    tokens += a.usage.input_tokens + a.usage.output_tokens;
+    dollars += a.cost_usd;
+    gpu_seconds += a.worker_s;
+  }
+  // The first unit of `b` this has reached ("tokens"), or none.
+  std::optional<std::string> reached(const Budget& b) const {
+    if (b.attempts && attempts >= *b.attempts) return "attempts";
+    if (b.tokens && tokens >= *b.tokens) return "tokens";
+    if (b.dollars && dollars >= *b.dollars) return "dollars";
+    if (b.gpu_seconds && gpu_seconds >= *b.gpu_seconds) return "gpu_seconds";
+    return std::nullopt;
+  }
+};
+
 // A chain being run: its prompts, its finished turns, and where it stands.
 // Or one node of a search: its key's sample, turn and parent, and what its
 // prompt carries.
@@ -124,6 +145,7 @@ class Scheduler {
               chains_.push_back({&m, &s, policies_.at(s.name).get(), &p, k, searches_.at(s.name).get()});
     for (const auto& c : chains_) progress_.total += c.search ? c.strategy->attempts_per_problem() : c.strategy->turns;
     progress_.chains = static_cast<int>(chains_.size());
+    for (const auto& a : d_.store.attempts()) spend(a);  // what earlier runs spent counts against the budgets
 
     int in_flight = d_.max_in_flight;
     for (const auto& m : d_.config.models) {
@@ -246,6 +268,10 @@ class Scheduler {
         asked.push_back(std::move(st));
       }
       if (asked.empty()) continue;
+      // A round is asked whole or not at all: a budget spent ends the search before it.
+      bool any_new = false;
+      for (const auto& st : asked) any_new |= !d_.store.response(key_of(*st));
+      if (any_new && budget_reached(s->c, key_of(*asked.front()))) return false;
       {
         std::lock_guard<std::mutex> lock(s->mutex);
         s->pending = asked.size();
@@ -292,6 +318,40 @@ class Scheduler {
     finish();
   }
 
+  static std::string arm_of(const Chain& c) { return c.model->name + "/" + c.strategy->name; }
+
+  void spend(const Attempt& a) {
+    std::lock_guard<std::mutex> lock(spent_mutex_);
+    const std::string arm = a.key.model + "/" + a.key.strategy;
+    spent_[""].add(a);
+    spent_["arm " + arm].add(a);
+    spent_["problem " + arm + "/" + a.key.problem].add(a);
+  }
+
+  // The budget (campaign, arm or problem) this chain or search has reached,
+  // as "problem tokens"; recorded in RUN/budget.jsonl once per run. None
+  // while every budget has room.
+  std::optional<std::string> budget_reached(const Chain& c, const AttemptKey& key) {
+    std::optional<std::string> which;
+    {
+      std::lock_guard<std::mutex> lock(spent_mutex_);
+      const std::string arm = arm_of(c);
+      if (auto u = spent_[""].reached(d_.config.budget))
+        which = "campaign " + *u;
+      else if (auto v = spent_["arm " + arm].reached(c.strategy->budget))
+        which = "arm " + *v;
+      else if (auto w = spent_["problem " + arm + "/" + c.problem->id].reached(c.strategy->problem_budget))
+        which = "problem " + *w;
+      if (!which || !budget_noted_.insert(chain_key(c.model->name, c.strategy->name, c.problem->id, c.sample)).second)
+        return which;
+    }
+    const nlohmann::json line = {{"model", c.model->name},   {"strategy", c.strategy->name},
+                                 {"problem", c.problem->id}, {"sample", c.sample},
+                                 {"next", key.str()},        {"budget", *which}};
+    if (auto s = base::append_file(d_.store.dir() + "/budget.jsonl", line.dump() + "\n"); !s) fail(s);
+    return which;
+  }
+
   bool counts(const Attempt& a) const {
     return a.correct() && (d_.config.count_unstable || !a.unstable) && a.quarantine.empty() && !a.library_only;
   }
@@ -309,6 +369,7 @@ class Scheduler {
         absorb(*st, *done);
         continue;
       }
+      if (!may_ask(*st)) return false;
       return dispatch(st, next.history);
     }
   }
@@ -330,6 +391,13 @@ class Scheduler {
       asks_.at(st->c.model->name)->post([this, st, request = std::move(request)] { ask(st, request); });
     }
     return true;
+  }
+
+  // Whether a chain's next request may be made: a response already received
+  // costs nothing more; otherwise every budget must have room.
+  bool may_ask(const ChainState& st) {
+    const AttemptKey key = key_of(st);
+    return d_.store.response(key) || !budget_reached(st.c, key);
   }
 
   base::Status write_prompt(const AttemptKey& key, const ChatRequest& request) {
@@ -435,6 +503,7 @@ class Scheduler {
       record.feedback = feedback;
     }
     TRY(d_.store.record_attempt(record));
+    spend(record);
     return record;
   }
 
@@ -462,6 +531,9 @@ class Scheduler {
   CampaignDeps& d_;
   std::map<std::string, std::unique_ptr<Strategy>> policies_;  // one per strategy, by name
   std::map<std::string, std::unique_ptr<Search>> searches_;    // one per branching strategy, by name
+  std::mutex spent_mutex_;
+  std::map<std::string, Spent> spent_;  // "" (the campaign), "arm M/S", "problem M/S/P"
+  std::set<std::string> budget_noted_;  // chains whose budget end is in budget.jsonl this run
   std::vector<Chain> chains_;
   std::map<std::string, std::unique_ptr<Pool>> asks_;  // one per model
   std::unique_ptr<Pool> evals_;

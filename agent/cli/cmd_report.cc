@@ -91,6 +91,9 @@ int write_reports(const RunData& run, const fs::path& out, bool json_out, bool h
                                           run.labels, &run.arms);
   report.shards = run.shards;
   report.compare = std::move(compared);
+  for (const auto& [chain, budget] : run.budget_ends)
+    for (auto& arm : report.arms)
+      if (chain.rfind(arm.model + "/" + arm.strategy + "/", 0) == 0) ++arm.ended_by_budget[budget];
   const auto rows = rows_of(run, out);
   // Every other arm against the first, paired over the problems both were asked.
   std::vector<Comparison> comparisons;

@@ -55,6 +55,10 @@ struct TurnFigures {
   int chains_with_correct = 0;
   std::optional<double> sol_median;  // over the chains whose value has a sol fraction
   int sol_chains = 0;
+  // What the arm had spent on its attempts of turns 1..t: the x axes of the
+  // equal-cost comparison (a beam of width 4 and 10 rounds beside refine for 40 turns).
+  int64_t spent_attempts = 0, spent_tokens = 0;
+  double spent_dollars = 0, spent_gpu_seconds = 0;
 };
 
 // The median of `values` (none when empty).

@@ -56,7 +56,11 @@ std::vector<Ordered> turn_rows(const CampaignReport& r) {
                      {"geomean_speedup", optional_number(f.geomean_speedup)},
                      {"chains_with_correct", f.chains_with_correct},
                      {"sol_median", optional_number(f.sol_median)},
-                     {"sol_chains", f.sol_chains}};
+                     {"sol_chains", f.sol_chains},
+                     {"spent_attempts", f.spent_attempts},
+                     {"spent_tokens", f.spent_tokens},
+                     {"spent_dollars", f.spent_dollars},
+                     {"spent_gpu_seconds", f.spent_gpu_seconds}};
       for (size_t i = 0; i < r.thresholds.size(); ++i) {
         char key[48];
         std::snprintf(key, sizeof key, "fast_%g", r.thresholds[i]);

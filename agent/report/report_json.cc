@@ -28,7 +28,12 @@ json turn_json(const TurnFigures& f, const std::vector<double>& thresholds) {
           {"geomean_speedup", f.geomean_speedup ? json(*f.geomean_speedup) : json(nullptr)},
           {"chains_with_correct", f.chains_with_correct},
           {"sol_median", f.sol_median ? json(*f.sol_median) : json(nullptr)},
-          {"sol_chains", f.sol_chains}};
+          {"sol_chains", f.sol_chains},
+          {"spent",
+           {{"attempts", f.spent_attempts},
+            {"tokens", f.spent_tokens},
+            {"dollars", f.spent_dollars},
+            {"gpu_seconds", f.spent_gpu_seconds}}}};
 }
 
 json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
@@ -62,6 +67,7 @@ json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
   if (!arm.labels.empty()) j["labels"] = arm.labels;
   if (arm.reward_hacks > 0) j["reward_hacks"] = arm.reward_hacks;
   if (!arm.sol_notes.empty()) j["sol_notes"] = arm.sol_notes;
+  if (!arm.ended_by_budget.empty()) j["ended_by_budget"] = arm.ended_by_budget;
   return j;
 }
 

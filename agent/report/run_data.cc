@@ -42,6 +42,21 @@ std::string evaluation(const Config& c) {
          ", thresholds " + thresholds + " count_unstable " + (c.count_unstable ? "true" : "false");
 }
 
+// RUN/budget.jsonl into `into` (chain -> budget); none when absent.
+base::Status read_budget_ends(const std::string& folder, std::map<std::string, std::string>& into) {
+  TRY_ASSIGN(auto rows, read_object_lines(folder + "/budget.jsonl", "with model, strategy, problem, sample, budget"));
+  for (const auto& [line, j] : rows) {
+    auto text = [&](const char* k) {
+      auto it = j.find(k);
+      return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    auto sample = j.find("sample");
+    into[chain_key(text("model"), text("strategy"), text("problem"),
+                   sample != j.end() && sample->is_number_integer() ? sample->get<int>() : 0)] = text("budget");
+  }
+  return {};
+}
+
 std::string artifact(const std::string& root, const Attempt& a) {
   return (fs::path(root) / "attempts" / a.key.model / a.key.strategy / a.key.problem /
           ("s" + std::to_string(a.key.sample)) / ("t" + std::to_string(a.key.turn)))
@@ -62,6 +77,7 @@ base::Result<RunData> load_sharded(const std::string& folder) {
     run.attempt_dirs.push_back(artifact(folder + "/shards/" + std::to_string(shard), a));
     run.attempts.push_back(std::move(a));
   }
+  for (const auto& dir : sharded.dirs) TRY(read_budget_ends(dir, run.budget_ends));
   // A person's judgements of a sharded run are kept beside its shards.
   TRY_ASSIGN(run.accepted, read_accepted(folder));
   TRY_ASSIGN(run.labels, read_labels(folder));
@@ -91,6 +107,7 @@ base::Result<RunData> load_run(const std::string& folder) {
     run.runs = {folder};
     TRY_ASSIGN(run.accepted, read_accepted(folder));
     TRY_ASSIGN(run.labels, read_labels(folder));
+    TRY(read_budget_ends(folder, run.budget_ends));
   }
   for (const auto& m : run.config.models)
     for (const auto& s : run.config.strategies) run.arms.push_back({m, s});
@@ -110,6 +127,7 @@ base::Result<RunData> merge_runs(std::vector<RunData> runs) {
   out.accepted.clear();
   out.labels.clear();
   out.shards.reset();
+  out.budget_ends.clear();
   std::map<std::string, ModelConfig> models;
   std::map<std::string, StrategyConfig> strategies;
   std::map<std::string, std::string> model_from, strategy_from, key_from;      // name -> identity; key -> run
@@ -152,6 +170,7 @@ base::Result<RunData> merge_runs(std::vector<RunData> runs) {
       out.attempt_dirs.push_back(run.attempt_dirs[i]);
     }
     out.accepted.insert(run.accepted.begin(), run.accepted.end());
+    out.budget_ends.insert(run.budget_ends.begin(), run.budget_ends.end());
     for (auto& [k, j] : run.labels) out.labels[k] = j;
     out.runs.push_back(name);
     out.config.name += (out.config.name.empty() ? "" : " + ") + run.config.name;

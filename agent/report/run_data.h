@@ -40,6 +40,8 @@ struct RunData {
   std::map<std::string, Judgement> labels;
   std::optional<ShardsRead> shards;
   std::vector<std::string> shard_problems;  // what read_shards found wrong, one line each
+  // RUN/budget.jsonl: the chains (model/strategy/problem/sK) a budget ended, with the budget ("arm tokens").
+  std::map<std::string, std::string> budget_ends;
 };
 
 // One run folder (plain or sharded).

@@ -51,6 +51,16 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
                             " without a speed-of-light fraction (result.json's speed_of_light says why)");
   arm.attempts = summaries.size();
   arm.turns = compute_turns(summaries, counted, arm.samples, s.turns, config.thresholds, config.count_unstable);
+  for (const auto& a : attempts) {
+    if (a.key.model != m.name || a.key.strategy != s.name) continue;
+    for (auto& f : arm.turns)
+      if (a.key.turn <= f.turn) {
+        ++f.spent_attempts;
+        f.spent_tokens += a.usage.input_tokens + a.usage.output_tokens;
+        f.spent_dollars += a.cost_usd;
+        f.spent_gpu_seconds += a.worker_s;
+      }
+  }
   return arm;
 }
 

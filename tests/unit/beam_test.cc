@@ -9,6 +9,7 @@
 
 #include "agent/campaign/campaign.h"
 #include "agent/campaign/strategy.h"
+#include "base/fs.h"
 #include "eval/problems/problem_index.h"
 #include "test_support.h"
 
@@ -56,11 +57,11 @@ strategies:
 // A beam campaign over a temporary run folder: node (sample s) answers "s",
 // and its outcome is scripted by sample.
 struct BeamRun {
-  explicit BeamRun(const std::string& dir) {
-    auto c = agent::parse_config(kConfig, "beam.yaml");
+  explicit BeamRun(const std::string& dir, const std::string& text = kConfig) {
+    auto c = agent::parse_config(text, "beam.yaml");
     REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().message));
     config = *c;
-    auto s = agent::RunStore::open(dir, kConfig, false);
+    auto s = agent::RunStore::open(dir, text, false);
     REQUIRE(s.ok());
     store.emplace(std::move(s).value());
     auto t = agent::PromptTemplates::load(test_support::fixture_prompts_dir());
@@ -84,6 +85,8 @@ struct BeamRun {
       agent::Completion c;
       c.requests = 1;
       c.response.text = "```cpp\n// node " + std::to_string(key.sample) + "\n```";
+      c.response.usage.input_tokens = 100;
+      c.response.usage.output_tokens = 50;
       return c;
     };
     auto evaluate = [&](const eval::Problem&, const std::string& source,
@@ -110,7 +113,8 @@ struct BeamRun {
                              nullptr,
                              nullptr,
                              &stop,
-                             2};
+                             2,
+                             max_in_flight};
     return agent::run_campaign(deps);
   }
 
@@ -119,6 +123,7 @@ struct BeamRun {
   std::optional<agent::PromptTemplates> templates;
   eval::Problem problem;
   std::atomic<bool> stop{false};
+  int max_in_flight = 0;
   std::mutex mutex;
   std::vector<std::string> asked;
   std::map<std::string, size_t> prompts;  // messages per request
@@ -226,5 +231,59 @@ TEST_SUITE("agent::beam") {
     auto with_samples = agent::parse_config(samples, "samples.yaml");
     REQUIRE_FALSE(with_samples.ok());
     CHECK(with_samples.error().message.find("a beam has no samples") != std::string::npos);
+  }
+
+  TEST_CASE("budgets: a chain stops asking once its problem's, its arm's or the campaign's budget is spent") {
+    // refine, 2 samples x 3 turns, chains one at a time; each answer is 150 tokens.
+    const std::string refine =
+        std::string(kConfig).replace(std::string(kConfig).find("  - name: beam"), std::string::npos,
+                                     "  - name: refine\n    kind: refine\n    samples: 2\n"
+                                     "    turns: 3\n    problem_budget: {attempts: 2}\n");
+    test_support::TempDir dir("refinery-budget");
+    {
+      BeamRun run(dir.path + "/run", refine);
+      run.max_in_flight = 1;
+      REQUIRE(run.run().ok());
+      CHECK(run.store->attempts().size() == 2);  // s0's turns 1 and 2; then s0's turn 3 and s1 were not asked
+    }
+    const std::string log = *base::read_file(dir.path + "/run/budget.jsonl");
+    CHECK(log.find(R"("budget":"problem attempts")") != std::string::npos);
+    CHECK(log.find(R"("next":"m/refine/level1/19/s0/t3")") != std::string::npos);
+    CHECK(log.find(R"("next":"m/refine/level1/19/s1/t1")") != std::string::npos);
+    // Resumed with the budget as it is: nothing more is asked.
+    BeamRun again(dir.path + "/run", refine);
+    again.max_in_flight = 1;
+    REQUIRE(again.run().ok());
+    CHECK_MESSAGE(again.asked.empty(), (again.asked.empty() ? "" : again.asked.front()));
+    // A campaign budget in tokens: 300 tokens are two answers.
+    std::string tokens = refine;
+    tokens.replace(tokens.find("    problem_budget: {attempts: 2}\n"), 34, "");
+    tokens.replace(tokens.find("strategies:"), 11, "budget: {tokens: 300}\nstrategies:");
+    test_support::TempDir other("refinery-budget-tokens");
+    BeamRun by_tokens(other.path + "/run", tokens);
+    by_tokens.max_in_flight = 1;
+    REQUIRE(by_tokens.run().ok());
+    CHECK(by_tokens.store->attempts().size() == 2);
+    CHECK(base::read_file(other.path + "/run/budget.jsonl")->find(R"("budget":"campaign tokens")") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("budget keys: units, ranges and places") {
+    std::string bad = kConfig;
+    bad.replace(bad.find("    width: 2"), 12, "    budget: {attempts: 1.5}");
+    auto fraction = agent::parse_config(bad, "b.yaml");
+    REQUIRE_FALSE(fraction.ok());
+    CHECK(fraction.error().message.find("'attempts' is a whole number") != std::string::npos);
+    std::string unknown = kConfig;
+    unknown.replace(unknown.find("    width: 2"), 12, "    budget: {hours: 3}");
+    auto unit = agent::parse_config(unknown, "b.yaml");
+    REQUIRE_FALSE(unit.ok());
+    CHECK(unit.error().message.find("hours") != std::string::npos);
+    std::string ok = kConfig;
+    ok.replace(ok.find("strategies:"), 11, "budget: {dollars: 2.5, gpu_seconds: 600}\nstrategies:");
+    auto parsed = agent::parse_config(ok, "b.yaml");
+    REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+    CHECK(*parsed->budget.dollars == 2.5);
+    CHECK(*parsed->budget.gpu_seconds == 600);
   }
 }
