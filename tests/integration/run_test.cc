@@ -147,6 +147,7 @@ TEST_SUITE("refinery run") {
     REQUIRE(by_problem.size() == 2);
     const json& degenerate = by_problem["level2/80"];
     CHECK(degenerate["status"] == "correct");
+    REQUIRE_MESSAGE(degenerate.contains("quarantine"), degenerate.dump());
     CHECK(degenerate["quarantine"].get<std::string>().find("is above eval.quarantine_speedup (20.0x)") !=
           std::string::npos);
     const json& rejected = by_problem["level1/19"];
@@ -174,7 +175,9 @@ TEST_SUITE("refinery run") {
     auto r = json::parse(after.out);
     CHECK(r["arms"][0]["turns"][0]["fast_p"]["1"] == 0.5);
     CHECK(r["arms"][0]["quarantine_accepted"] == 1);
-    CHECK(lines(out + "/accepted.jsonl")[0]["note"] == "degenerate, known");
+    const auto accepted_lines = lines(out + "/accepted.jsonl");
+    REQUIRE(accepted_lines.size() == 1);
+    CHECK(accepted_lines[0]["note"] == "degenerate, known");
     fs::remove_all(dir);
   }
 
