@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/cgroup.h"
+#include "base/text.h"
 #include "test_support.h"
 
 namespace memory_cap {
@@ -34,7 +35,8 @@ inline void check_capped(test_support::RealEvaluator& evaluator, const eval::Out
   CHECK(o.sandbox.value("memory_cap_bytes", uint64_t{0}) == cap_mib << 20);
   if (o.status == eval::Status::crashed) {
     CHECK_MESSAGE(o.message.find("the runner was killed by SIGKILL") == 0, o.message);
-    const std::string cap = "at its memory cap (" + std::to_string(cap_mib) + ".0 MiB, its cgroup's OOM killer)";
+    const std::string cap =
+        "at its memory cap (" + base::format_bytes(static_cast<double>(cap_mib << 20)) + ", its cgroup's OOM killer)";
     CHECK_MESSAGE(o.message.find(cap) != std::string::npos, o.message);
   } else {
     REQUIRE_MESSAGE(o.status == eval::Status::runtime_error, o.message);
