@@ -18,7 +18,7 @@ using base::Status;
 
 namespace {
 
-const std::vector<std::string> kFeedback = {"compile", "correctness", "timing", "profile"};
+const std::vector<std::string> kFeedback = {"compile", "correctness", "timing", "runtime", "profile"};
 
 // A closed set's row, named at `node`: an unknown name is an error naming
 // the allowed ones (or the close one).
@@ -54,6 +54,11 @@ struct Reader {
     double v = 0;
     TRY(number(key, v, min, max));
     out = v;
+    return {};
+  }
+  Status boolean(const char* key, bool& out) const {
+    if (!map[key]) return {};
+    TRY_ASSIGN(out, yaml::as_bool(doc, map[key], key));
     return {};
   }
   Status integer(const char* key, int& out, int min, int max) const {
@@ -166,10 +171,12 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   Reader r{doc, node};
   TRY(r.name("name", s.name, "a strategy"));
   const std::string what = "strategy '" + s.name + "'";
-  TRY(yaml::check_keys(doc, node,
-                       {"name", "kind", "samples", "turns", "feedback", "history", "stop_after_no_improvement",
-                        "prompt", "kernels", "width", "branch", "budget", "problem_budget"},
-                       what));
+  TRY(yaml::check_keys(
+      doc, node,
+      {"name",         "kind",          "samples",     "turns",  "feedback", "history",    "stop_after_no_improvement",
+       "prompt",       "kernels",       "width",       "branch", "islands",  "per_island", "archive",
+       "inspirations", "migrate_every", "stop_at_sol", "shots",  "hardware", "budget",     "problem_budget"},
+      what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
   s.kind = kind_row->id;
@@ -188,10 +195,23 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
   if (s.kind != StrategyKind::beam)
     for (const char* key : {"width", "branch"})
       if (node[key]) return doc.error_at(node[key], std::string("'") + key + "' shapes a beam; add kind: beam");
+  TRY(r.integer("islands", s.evolve.islands, 1, 64));
+  TRY(r.integer("per_island", s.evolve.per_island, 1, 64));
+  TRY(r.integer("archive", s.evolve.archive, 1, 1000));
+  TRY(r.integer("inspirations", s.evolve.inspirations, 0, 4));
+  TRY(r.integer("migrate_every", s.evolve.migrate_every, 0, 100));
+  if (s.kind != StrategyKind::evolve)
+    for (const char* key : {"islands", "per_island", "archive", "inspirations", "migrate_every"})
+      if (node[key])
+        return doc.error_at(node[key], std::string("'") + key + "' shapes an evolve search; add kind: evolve");
   if (s.kind == StrategyKind::beam && node["samples"])
     return doc.error_at(node["samples"], "a beam has no samples: its first round asks width x branch first attempts");
-  if (s.kind == StrategyKind::beam && node["history"])
-    return doc.error_at(node["history"], "a beam's child carries its parent's answer and feedback; no history");
+  if (s.kind == StrategyKind::evolve && node["samples"])
+    return doc.error_at(node["samples"],
+                        "an evolve search has no samples: each generation asks islands x per_island children");
+  if (s.branching() && node["history"])
+    return doc.error_at(node["history"], "a search's child carries its parent's answer and feedback; no history");
+  TRY(r.number("stop_at_sol", s.stop_at_sol, 0.01, 1));
   if (node["feedback"]) {
     TRY(yaml::expect_sequence(doc, node["feedback"], "'feedback'"));
     s.feedback.clear();
@@ -216,6 +236,15 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
     TRY_ASSIGN(const KernelLanguageRow* kernels, as_row(doc, node["kernels"], "kernels", kernel_languages()));
     s.kernels = kernels->id;
   }
+  if (node["shots"]) {
+    if (s.prompt != PromptStyle::kernelbench)
+      return doc.error_at(node["shots"],
+                          "'shots' sets how many examples a kernelbench prompt shows (refinery's "
+                          "prompt shows none); add prompt: kernelbench");
+    TRY(r.integer("shots", s.shots, 0, 3));
+    if (s.shots == 2) return doc.error_at(node["shots"], "'shots' is 0, 1 or 3 (zero-, one- or few-shot)");
+  }
+  TRY(r.boolean("hardware", s.hardware));
   return s;
 }
 
@@ -316,6 +345,20 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
 Result<Config> load_config(const std::string& path) {
   TRY_ASSIGN(std::string text, base::read_file(path));
   return parse_config(text, path);
+}
+
+int StrategyConfig::attempts_per_problem() const {
+  switch (kind) {
+    case StrategyKind::single_shot:
+    case StrategyKind::refine:
+    case StrategyKind::best_of_k_refine:
+      return samples * turns;
+    case StrategyKind::beam:
+      return width * branch * turns;
+    case StrategyKind::evolve:
+      return evolve.islands * evolve.per_island * turns;
+  }
+  return samples * turns;
 }
 
 bool StrategyConfig::branching() const {

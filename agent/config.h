@@ -52,6 +52,15 @@ struct Budget {
   bool any() const { return attempts || tokens || dollars || gpu_seconds; }
 };
 
+// An evolutionary search's shape (kind: evolve; strategy.h says how it runs).
+struct Evolve {
+  int islands = 2;        // populations evolving apart
+  int per_island = 4;     // children asked per island each generation
+  int archive = 8;        // an island's best members that parents are drawn from
+  int inspirations = 2;   // other members of the island shown beside the parent (0-4)
+  int migrate_every = 3;  // generations between migrations (each island's best to the next); 0 = never
+};
+
 struct StrategyConfig {
   std::string name;                                                          // required: the arm's label
   StrategyKind kind = StrategyKind::single_shot;                             // required: a row of strategy_kind.h
@@ -62,19 +71,27 @@ struct StrategyConfig {
   int stop_after_no_improvement = 0;  // stop a chain after this many turns without a better result; 0 = never
   int width = 4;                      // beam: the best kernels kept each round
   int branch = 2;                     // beam: the children asked of each kept kernel per round
-  Budget budget;                      // per arm: each model with this strategy
-  Budget problem_budget;              // per arm and problem
+  Evolve evolve;                      // evolve: islands, their children, inspirations, migration
+  // Stop a chain (a search: a problem's) once its best correct kernel reaches
+  // this fraction of the problem's speed-of-light bound (Attempt::sol_fraction,
+  // cuda); unset: never.
+  std::optional<double> stop_at_sol;
+  Budget budget;          // per arm: each model with this strategy
+  Budget problem_budget;  // per arm and problem
   // refinery's prompt (a C++/CUDA file with forward), or KernelBench's (a
   // Python ModelNew, its kernels in `kernels`; default: cuda on the cuda
   // backend, cpp on cpu, decided where the campaign starts).
   PromptStyle prompt = PromptStyle::refinery;
   std::optional<KernelLanguage> kernels;
+  int shots = 1;         // kernelbench: examples of an answer the first prompt shows (0, 1 or 3)
+  bool hardware = true;  // whether the first prompt names the hardware
   // The language of this strategy's candidates: python for a kernelbench
   // prompt, else the backend's.
-  // A search over a tree of attempts per problem (beam), not samples x turns chains.
+  // A search over a tree of attempts per problem (beam, evolve), not samples x turns chains.
   bool branching() const;
-  // Attempts per problem: samples x turns, or a beam's width x branch x turns (rounds).
-  int attempts_per_problem() const { return branching() ? width * branch * turns : samples * turns; }
+  // Attempts per problem: samples x turns, a beam's width x branch x turns
+  // (rounds), or evolve's islands x per_island x turns (generations).
+  int attempts_per_problem() const;
   eval::LanguageId candidate_language(eval::Backend backend) const {
     return prompt == PromptStyle::kernelbench ? eval::LanguageId::python : eval::language_for(backend);
   }

@@ -5,6 +5,15 @@
 //
 //   refinery_bench_campaign --out DIR [--problems 250] [--samples 4] [--turns 10]
 //                           [--response-bytes 4000] [--history full|last]
+//                           [--strategy refine|beam|evolve]
+//
+// --strategy beam runs a beam of width 4 x branch 2 (8 attempts a round) and
+// evolve 2 islands x 4 (8 a generation), each for --turns rounds; refine runs
+// --samples chains of --turns. Besides the campaign's wall time it prints
+// strategy_s: the time the strategy's own decisions take (every turn's
+// Strategy::next, or every round's Search::round, recomputed from the
+// finished records with responses of --response-bytes), and its share of the
+// wall time.
 //
 // The problems are copies of the ones in problems/, written to DIR/problems as
 // level4/1 .. level4/N. The first run fills DIR/run; running the same command
@@ -19,8 +28,10 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "agent/campaign/campaign.h"
+#include "agent/campaign/strategy.h"
 #include "agent/cli/args.h"
 #include "base/fs.h"
 #include "base/text.h"
@@ -91,15 +102,51 @@ eval::Outcome fake_outcome(const std::string& source) {
   return o;
 }
 
-std::string config_text(int samples, int turns, const std::string& history) {
+std::string config_text(const std::string& strategy, int samples, int turns, const std::string& history) {
+  std::string arm =
+      "  - name: " + strategy + "\n    kind: " + strategy + "\n    turns: " + std::to_string(turns) + "\n";
+  if (strategy == "refine")
+    arm += "    samples: " + std::to_string(samples) + "\n    history: " + history + "\n";
+  else if (strategy == "beam")
+    arm += "    width: 4\n    branch: 2\n";
+  else
+    arm += "    islands: 2\n    per_island: 4\n";
   return "# Written by refinery_bench_campaign: a model on a closed port, so a resume must not ask it.\n"
          "name: bench\nseed: 1\nproblems:\n  levels: [4]\n  size: full\n"
          "models:\n  - name: bench\n    provider: openai\n    model: bench\n"
          "    base_url: http://127.0.0.1:9\n    api_key_env: REFINERY_BENCH_KEY\n    concurrency: 16\n"
          "    price: {input: 1.25, cached_input: 0.125, output: 10}\n"
-         "strategies:\n  - name: refine\n    kind: refine\n    samples: " +
-         std::to_string(samples) + "\n    turns: " + std::to_string(turns) + "\n    history: " + history +
-         "\neval:\n  backend: cuda\n";
+         "strategies:\n" +
+         arm + "eval:\n  backend: cuda\n";
+}
+
+// The strategy's decisions over a finished campaign, recomputed from its
+// records (responses of `response_bytes` each): seconds.
+double strategy_seconds(const agent::StrategyConfig& s, std::vector<agent::Attempt> attempts, size_t response_bytes) {
+  std::map<std::string, std::vector<agent::Attempt>> by_unit;  // problem (a search) or problem/sample (a chain)
+  for (auto& a : attempts) {
+    a.response_text = std::string(response_bytes, 'x');
+    a.feedback = std::string(1000, 'y');
+    by_unit[a.key.problem + (s.branching() ? "" : "/" + std::to_string(a.key.sample))].push_back(std::move(a));
+  }
+  auto chain = agent::make_strategy(s);
+  auto search = agent::make_search(s);
+  size_t decided = 0;
+  const auto t0 = Clock::now();
+  for (auto& [unit, done] : by_unit) {
+    std::sort(done.begin(), done.end(), [](const auto& x, const auto& y) {
+      return x.key.turn != y.key.turn ? x.key.turn < y.key.turn : x.key.sample < y.key.sample;
+    });
+    for (int t = 1; t <= s.turns; ++t) {
+      std::vector<agent::Attempt> before;
+      for (const auto& a : done)
+        if (a.key.turn < t) before.push_back(a);
+      decided += search ? search->round(t, before).size() : chain->next(before).history.size();
+    }
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (decided == 0) std::fprintf(stderr, "no decision was made\n");
+  return seconds;
 }
 
 double peak_rss_mb() {
@@ -114,7 +161,8 @@ int run(int argc, char** argv) {
                                                                                   {"samples", true, ""},
                                                                                   {"turns", true, ""},
                                                                                   {"response-bytes", true, ""},
-                                                                                  {"history", true, ""}});
+                                                                                  {"history", true, ""},
+                                                                                  {"strategy", true, ""}});
   if (!args || !args->has("out")) {
     std::fprintf(stderr,
                  "usage: refinery_bench_campaign --out DIR [--problems N] [--samples K] [--turns T] "
@@ -127,6 +175,11 @@ int run(int argc, char** argv) {
   const int turns = std::atoi(args->get("turns", "10").c_str());
   const size_t response_bytes = std::strtoul(args->get("response-bytes", "4000").c_str(), nullptr, 10);
   const std::string history = args->get("history", "full");
+  const std::string strategy = args->get("strategy", "refine");
+  if (strategy != "refine" && strategy != "beam" && strategy != "evolve") {
+    std::fprintf(stderr, "--strategy is refine, beam or evolve\n");
+    return 2;
+  }
   const fs::path out = args->get("out");
 
   eval::ProblemIndex index(eval::default_problems_root());
@@ -173,7 +226,7 @@ int run(int argc, char** argv) {
     problems.push_back(std::move(*p));
   }
 
-  const std::string text = config_text(samples, turns, history);
+  const std::string text = config_text(strategy, samples, turns, history);
   fs::create_directories(out);
   if (auto s = base::write_file((out / "bench.yaml").string(), text); !s) {
     std::fprintf(stderr, "%s\n", s.error().message.c_str());
@@ -241,16 +294,18 @@ int run(int argc, char** argv) {
     return 1;
   }
   const size_t attempts = store->attempts().size();
+  const double strategy_s = strategy_seconds(config->strategies.front(), store->attempts(), response_bytes);
   uintmax_t store_bytes = 0;
   for (const auto& e : fs::recursive_directory_iterator(out / "run"))
     if (e.is_regular_file()) store_bytes += e.file_size();
   std::printf(
       "{\"problems\": %d, \"samples\": %d, \"turns\": %d, \"history\": \"%s\", \"attempts_found\": %zu, "
       "\"attempts\": %zu, \"asked\": %d, \"evaluated\": %d, \"open_s\": %.3f, \"wall_s\": %.3f, "
-      "\"new_attempts_per_s\": %.1f, \"peak_rss_mb\": %.1f, \"store_mb\": %.1f}\n",
+      "\"new_attempts_per_s\": %.1f, \"peak_rss_mb\": %.1f, \"store_mb\": %.1f, \"strategy\": \"%s\", "
+      "\"strategy_s\": %.3f, \"strategy_share\": %.5f}\n",
       n, samples, turns, history.c_str(), found, attempts, asked.load(), evaluated.load(), open_s, wall_s,
       attempts > found ? static_cast<double>(attempts - found) / wall_s : 0.0, peak_rss_mb(),
-      static_cast<double>(store_bytes) / (1 << 20));
+      static_cast<double>(store_bytes) / (1 << 20), strategy.c_str(), strategy_s, strategy_s / wall_s);
   return 0;
 }
 

@@ -216,18 +216,20 @@ class Scheduler {
 
   base::Status prepare(ChainState& st) {
     const auto& c = st.c;
+    Target target = d_.target;
+    if (!c.strategy->hardware) target.hardware.clear();
     if (c.strategy->prompt == PromptStyle::kernelbench) {
       const KernelLanguage kernels = c.strategy->kernels.value_or(default_kernels(d_.target.backend));
-      TRY_ASSIGN(st.first,
-                 kernelbench_first_turn(d_.templates, *c.problem, eval::to_string(d_.eval_settings.size), d_.target,
-                                        eval::effective_tolerance(*c.problem, d_.eval_settings), kernels));
+      TRY_ASSIGN(st.first, kernelbench_first_turn(d_.templates, *c.problem, eval::to_string(d_.eval_settings.size),
+                                                  target, eval::effective_tolerance(*c.problem, d_.eval_settings),
+                                                  kernels, c.strategy->shots));
       TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", kernelbench_language(kernels)}}));
       return {};
     }
     TRY_ASSIGN(std::string reference, base::read_file(c.problem->reference_path));
     TRY_ASSIGN(st.first, d_.templates.render(
                              "first_turn",
-                             first_turn_values(*c.problem, eval::to_string(d_.eval_settings.size), d_.target,
+                             first_turn_values(*c.problem, eval::to_string(d_.eval_settings.size), target,
                                                eval::effective_tolerance(*c.problem, d_.eval_settings), reference)));
     TRY_ASSIGN(st.system,
                d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));
@@ -258,6 +260,14 @@ class Scheduler {
         st->turn = n.round;
         st->parent = n.parent;
         st->history = std::move(n.history);
+        if (!n.inspirations.empty()) {
+          auto shown = inspirations(s->c, n.inspirations);
+          if (!shown) {
+            fail(shown.error());
+            return false;
+          }
+          if (!st->history.empty() && !shown->empty()) st->history.back().content += "\n\n" + *shown;
+        }
         st->system = s->system;
         st->first = s->first;
         st->search = s;
@@ -271,7 +281,15 @@ class Scheduler {
       // A round is asked whole or not at all: a budget spent ends the search before it.
       bool any_new = false;
       for (const auto& st : asked) any_new |= !d_.store.response(key_of(*st));
-      if (any_new && budget_reached(s->c, key_of(*asked.front()))) return false;
+      if (any_new) {
+        std::vector<Attempt> done;
+        {
+          std::lock_guard<std::mutex> lock(s->mutex);
+          done = s->done;
+        }
+        if (sol_reached(s->c, key_of(*asked.front()), done) || budget_reached(s->c, key_of(*asked.front())))
+          return false;
+      }
       {
         std::lock_guard<std::mutex> lock(s->mutex);
         s->pending = asked.size();
@@ -281,6 +299,28 @@ class Scheduler {
       return true;
     }
     return false;
+  }
+
+  // The text that shows a node's inspirations (prompts/evolve_inspiration*.txt):
+  // each one's code as the extraction finds it, with its verdict.
+  base::Result<std::string> inspirations(const Chain& c, const std::vector<Attempt>& shown) const {
+    const eval::Language& language = eval::language(c.strategy->candidate_language(d_.target.backend));
+    std::string kernels;
+    for (const auto& a : shown) {
+      auto code = extract_code(a.response_text, language);
+      if (!code.code) continue;
+      std::string verdict = to_string(a.status);
+      if (a.correct() && a.speedup) verdict += ", " + base::format_number(*a.speedup) + "x the reference's speed";
+      TRY_ASSIGN(std::string one,
+                 d_.templates.render("evolve_inspiration",
+                                     {{"key", "s" + std::to_string(a.key.sample) + "/t" + std::to_string(a.key.turn)},
+                                      {"verdict", verdict},
+                                      {"fence", code.language},
+                                      {"code", *code.code}}));
+      kernels += (kernels.empty() ? "" : "\n\n") + one;
+    }
+    if (kernels.empty()) return std::string();
+    return d_.templates.render("evolve_inspirations", {{"kernels", kernels}});
   }
 
   // A finished node joins its search, and the progress.
@@ -342,14 +382,34 @@ class Scheduler {
         which = "arm " + *v;
       else if (auto w = spent_["problem " + arm + "/" + c.problem->id].reached(c.strategy->problem_budget))
         which = "problem " + *w;
-      if (!which || !budget_noted_.insert(chain_key(c.model->name, c.strategy->name, c.problem->id, c.sample)).second)
-        return which;
+    }
+    if (which) note_end(c, key, *which);
+    return which;
+  }
+
+  // Whether the chain's (the search's) best counted kernel has reached the
+  // strategy's stop_at_sol fraction of the speed-of-light bound; noted in
+  // budget.jsonl as "stop_at_sol" when it has.
+  bool sol_reached(const Chain& c, const AttemptKey& key, const std::vector<Attempt>& done) {
+    if (!c.strategy->stop_at_sol) return false;
+    for (const auto& a : done)
+      if (counts(a) && a.sol_fraction && *a.sol_fraction >= *c.strategy->stop_at_sol) {
+        note_end(c, key, "stop_at_sol");
+        return true;
+      }
+    return false;
+  }
+
+  // RUN/budget.jsonl's line for a chain a budget (or stop_at_sol) ended, once per run.
+  void note_end(const Chain& c, const AttemptKey& key, const std::string& which) {
+    {
+      std::lock_guard<std::mutex> lock(spent_mutex_);
+      if (!budget_noted_.insert(chain_key(c.model->name, c.strategy->name, c.problem->id, c.sample)).second) return;
     }
     const nlohmann::json line = {{"model", c.model->name},   {"strategy", c.strategy->name},
                                  {"problem", c.problem->id}, {"sample", c.sample},
-                                 {"next", key.str()},        {"budget", *which}};
+                                 {"next", key.str()},        {"budget", which}};
     if (auto s = base::append_file(d_.store.dir() + "/budget.jsonl", line.dump() + "\n"); !s) fail(s);
-    return which;
   }
 
   bool counts(const Attempt& a) const {
@@ -369,6 +429,7 @@ class Scheduler {
         absorb(*st, *done);
         continue;
       }
+      if (!d_.store.response(key) && sol_reached(st->c, key, st->done)) return false;
       if (!may_ask(*st)) return false;
       return dispatch(st, next.history);
     }

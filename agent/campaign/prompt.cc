@@ -107,6 +107,7 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
   v["input_table"] = base::trim(table);
   v["backend"] = eval::to_string(target.backend);
   v["hardware"] = target.hardware;
+  v["hardware_line"] = target.hardware.empty() ? "" : "\n- Hardware: " + target.hardware;
   v["compiler"] = target.compiler;
   v["libtorch_version"] = target.libtorch_version;
   const eval::Language& language = eval::language(target.language);
@@ -119,28 +120,37 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
 
 Result<std::string> kernelbench_first_turn(const PromptTemplates& templates, const eval::Problem& problem,
                                            const std::string& size, const Target& target,
-                                           const eval::Tolerance& tolerance, KernelLanguage kernels) {
+                                           const eval::Tolerance& tolerance, KernelLanguage kernels, int shots) {
   if (problem.python_reference_path.empty())
     return Error{problem.id + " has no reference.py, which the kernelbench prompt shows"};
   TRY_ASSIGN(std::string reference, base::read_file(problem.python_reference_path));
   const KernelLanguageRow& row = kernel_language(kernels);
-  TRY_ASSIGN(std::string example_model, templates.render("kernelbench_example_model", {}));
-  TRY_ASSIGN(std::string example_new, templates.render(row.example, {}));
+  // Example n's model and answer: kernelbench_example_model and row.example for
+  // the first, kernelbench_example<n>_model and _<kernels> after it.
+  std::string examples;
+  for (int n = 1; n <= shots; ++n) {
+    const std::string stem = n == 1 ? "kernelbench_example" : "kernelbench_example" + std::to_string(n);
+    TRY_ASSIGN(std::string example_model, templates.render(stem + "_model", {}));
+    TRY_ASSIGN(std::string example_new, templates.render(n == 1 ? row.example : stem + "_" + row.name, {}));
+    TRY_ASSIGN(std::string one, templates.render(shots == 1 ? "kernelbench_example_one" : "kernelbench_example_few",
+                                                 {{"number", std::to_string(n)},
+                                                  {"example_model", base::trim(example_model)},
+                                                  {"example_new", base::trim(example_new)}}));
+    examples += one;
+  }
   Values v;
   v["problem_id"] = problem.id;
   v["problem_title"] = problem.title.empty() ? problem.name : problem.title;
   v["reference_py"] = base::trim(reference);
   v["kernels"] = row.wording;
-  v["example_model"] = base::trim(example_model);
-  v["example_new"] = base::trim(example_new);
+  v["examples"] = examples;
   v["size"] = size;
   std::vector<std::string> dims;
   if (const base::Dims* d = problem.size(size))
     for (const auto& [name, value] : *d) dims.push_back(name + "=" + std::to_string(value));
   v["dims"] = dims.empty() ? "no dims" : base::join(dims, ", ");
   v["device"] = target.backend == eval::Backend::cuda ? "the GPU (cuda)" : "the CPU";
-  v["hardware"] = target.hardware;
-  v["libtorch_version"] = target.libtorch_version;
+  v["target"] = (target.hardware.empty() ? "" : target.hardware + "; ") + "PyTorch " + target.libtorch_version;
   put_tolerance(v, tolerance);
   return templates.render("kernelbench_first_turn", v);
 }
@@ -183,6 +193,13 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
       if (k == kind) return true;
     return false;
   };
+  // No kinds (the paper's "previous generation only" context): the answer
+  // alone, with no word of how it fared.
+  if (kinds.empty()) {
+    TRY_ASSIGN(std::string bare, templates.render("feedback_bare", {{"turn", std::to_string(turn)}}));
+    TRY_ASSIGN(std::string outro, templates.render("feedback_outro", {}));
+    return bare + "\n" + outro;
+  }
   TRY_ASSIGN(std::string out, templates.render("feedback_intro", {{"turn", std::to_string(turn)},
                                                                   {"status", eval::to_string(o.status)},
                                                                   {"message", o.message}}));
@@ -233,13 +250,18 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
                                 {{"trial_lines", base::head_and_tail(base::trim(lines), budget_bytes)}}));
     out += "\n" + s;
   }
-  if (o.status == Status::correct && wants("timing") && o.timing) {
+  // timing: the kernel's time, the reference's and the speedup; runtime (as
+  // the KernelBench paper's feedback): the kernel's own time alone.
+  if (o.status == Status::correct && (wants("timing") || wants("runtime")) && o.timing) {
     char speedup[32];
     std::snprintf(speedup, sizeof speedup, "%.3fx", o.timing->speedup);
-    TRY_ASSIGN(std::string s,
-               templates.render("feedback_timing", {{"candidate_ms", base::format_ms(o.timing->candidate.median_ms)},
-                                                    {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
-                                                    {"speedup", speedup}}));
+    const std::string candidate_ms = base::format_ms(o.timing->candidate.median_ms);
+    TRY_ASSIGN(std::string s, wants("timing")
+                                  ? templates.render("feedback_timing",
+                                                     {{"candidate_ms", candidate_ms},
+                                                      {"reference_ms", base::format_ms(o.timing->reference.median_ms)},
+                                                      {"speedup", speedup}})
+                                  : templates.render("feedback_timing_own", {{"candidate_ms", candidate_ms}}));
     out += "\n" + s;
     if (o.library_only) {
       const std::string top = o.kernels && !o.kernels->top_other.empty() ? o.kernels->top_other.substr(0, 200) : "none";

@@ -46,19 +46,22 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
                          const eval::Tolerance& tolerance, const std::string& reference_source);
 
 // KernelBench's prompt (a strategy's `prompt: kernelbench`): the problem's
-// reference.py, what to write ModelNew's kernels in, and this project's
-// one-shot example of such an answer (prompts/kernelbench_*.txt).
+// reference.py, what to write ModelNew's kernels in, and `shots` of this
+// project's examples of such an answer (0, 1 or 3; prompts/kernelbench_*.txt).
+// A target without hardware (the strategy's `hardware: false`) names none.
 base::Result<std::string> kernelbench_first_turn(const PromptTemplates& templates, const eval::Problem& problem,
                                                  const std::string& size, const Target& target,
-                                                 const eval::Tolerance& tolerance, KernelLanguage kernels);
+                                                 const eval::Tolerance& tolerance, KernelLanguage kernels,
+                                                 int shots = 1);
 // What the system prompt calls the language of such an answer.
 std::string kernelbench_language(KernelLanguage kernels);
 // A strategy's kernels where it names none: CUDA on the cuda backend, C++ on cpu.
 KernelLanguage default_kernels(eval::Backend backend);
 
 // The feedback message for one outcome: an intro, then a section per kind in
-// `kinds` that applies (compile, correctness, timing, profile), then the
-// outro. The compile log and the trial lines are trimmed to `budget_bytes`
+// `kinds` that applies (compile, correctness, timing or runtime, profile),
+// then the outro; with no kinds (the paper's "previous generation only"), only
+// the turn's heading and the outro. The compile log and the trial lines are trimmed to `budget_bytes`
 // each; the profile section (when the outcome has a profile) is
 // profiler::summarize's text, within that function's own default budget.
 base::Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& outcome,

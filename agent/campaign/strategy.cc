@@ -105,7 +105,7 @@ class Beam : public Search {
     if (r < 1 || r > rounds_) return nodes;
     const int per_round = width_ * branch_;
     if (r == 1) {
-      for (int j = 0; j < per_round; ++j) nodes.push_back({j, 1, std::nullopt, {}});
+      for (int j = 0; j < per_round; ++j) nodes.push_back({j, 1, std::nullopt, {}, {}});
       return nodes;
     }
     // The parents: the best correct kernels so far, or, before any, the last round's first attempts.
@@ -130,6 +130,7 @@ class Beam : public Search {
         SearchNode n{(r - 1) * per_round + static_cast<int>(i) * branch_ + b,
                      r,
                      AttemptKey::Parent{kept[i]->key.sample, kept[i]->key.turn},
+                     {},
                      {}};
         carry(*kept[i], n.history);
         nodes.push_back(std::move(n));
@@ -139,6 +140,112 @@ class Beam : public Search {
 
  private:
   int width_, branch_, rounds_;
+};
+
+// splitmix64: a generator whose output is the same on every platform (the
+// standard distributions are not).
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+uint64_t fnv1a(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+class EvolveSearch : public Search {
+ public:
+  explicit EvolveSearch(const StrategyConfig& c) : e_(c.evolve), rounds_(c.turns), seed_(fnv1a(c.name)) {}
+  int rounds() const override { return rounds_; }
+
+  std::vector<SearchNode> round(int r, const std::vector<Attempt>& done) const override {
+    std::vector<SearchNode> nodes;
+    if (r < 1 || r > rounds_) return nodes;
+    const int per_generation = e_.islands * e_.per_island;
+    if (r == 1) {
+      for (int j = 0; j < per_generation; ++j) nodes.push_back({j, 1, std::nullopt, {}, {}});
+      return nodes;
+    }
+    const auto islands = populations(r, done);
+    for (int i = 0; i < e_.islands; ++i) {
+      const auto& island = islands[i];
+      for (int j = 0; j < e_.per_island; ++j) {
+        SearchNode n{(r - 1) * per_generation + i * e_.per_island + j, r, std::nullopt, {}, {}};
+        if (!island.empty()) {
+          const size_t pick = draw(island.size(), r, n.sample);
+          const Attempt& parent = *island[pick];
+          n.parent = AttemptKey::Parent{parent.key.sample, parent.key.turn};
+          carry(parent, n.history);
+          for (size_t k = 0; k < island.size() && static_cast<int>(n.inspirations.size()) < e_.inspirations; ++k)
+            if (k != pick && island[k]->correct()) n.inspirations.push_back(*island[k]);
+        }
+        nodes.push_back(std::move(n));
+      }
+    }
+    return nodes;
+  }
+
+ private:
+  int island_of(const Attempt& a) const { return (a.key.sample % (e_.islands * e_.per_island)) / e_.per_island; }
+
+  // Correct first, by speedup (ties to the earlier); then the others, newest first.
+  static bool fitter(const Attempt* a, const Attempt* b) {
+    if (a->correct() != b->correct()) return a->correct();
+    const auto earlier = [](const Attempt* x, const Attempt* y) {
+      return x->key.turn != y->key.turn ? x->key.turn < y->key.turn : x->key.sample < y->key.sample;
+    };
+    if (a->correct())
+      return a->correct_speedup() != b->correct_speedup() ? a->correct_speedup() > b->correct_speedup() : earlier(a, b);
+    return earlier(b, a);
+  }
+
+  // Each island's members before generation r, ranked, cut to the archive:
+  // its own attempts, and the migrants it received after generations
+  // migrate_every, 2 x migrate_every, ... before r.
+  std::vector<std::vector<const Attempt*>> populations(int r, const std::vector<Attempt>& done) const {
+    std::vector<std::vector<const Attempt*>> islands(e_.islands);
+    auto rank = [&](std::vector<const Attempt*>& island) {
+      std::sort(island.begin(), island.end(), fitter);
+      if (static_cast<int>(island.size()) > e_.archive) island.resize(e_.archive);
+    };
+    for (int g = 1; g < r; ++g) {
+      for (const auto& a : done)
+        if (a.key.turn == g) islands[island_of(a)].push_back(&a);
+      for (auto& island : islands) rank(island);
+      if (e_.islands < 2 || e_.migrate_every <= 0 || g % e_.migrate_every != 0) continue;
+      std::vector<const Attempt*> best(e_.islands, nullptr);
+      for (int i = 0; i < e_.islands; ++i)
+        if (!islands[i].empty() && islands[i].front()->correct()) best[i] = islands[i].front();
+      for (int i = 0; i < e_.islands; ++i) {
+        const Attempt* migrant = best[(i + e_.islands - 1) % e_.islands];
+        auto& to = islands[i];
+        if (migrant && std::find(to.begin(), to.end(), migrant) == to.end()) to.push_back(migrant);
+        rank(to);
+      }
+    }
+    return islands;
+  }
+
+  // An index below n, drawn with weight 1 / (index + 1).
+  size_t draw(size_t n, int r, int sample) const {
+    double total = 0;
+    for (size_t k = 0; k < n; ++k) total += 1.0 / static_cast<double>(k + 1);
+    const uint64_t bits = mix(seed_ ^ mix(static_cast<uint64_t>(r) << 32 | static_cast<uint32_t>(sample)));
+    double x = static_cast<double>(bits >> 11) * 0x1.0p-53 * total;
+    for (size_t k = 0; k < n; ++k) {
+      x -= 1.0 / static_cast<double>(k + 1);
+      if (x < 0) return k;
+    }
+    return n - 1;
+  }
+
+  Evolve e_;
+  int rounds_;
+  uint64_t seed_;
 };
 
 }  // namespace
@@ -151,6 +258,8 @@ std::unique_ptr<Search> make_search(const StrategyConfig& c) {
       return nullptr;
     case StrategyKind::beam:
       return std::make_unique<Beam>(c);
+    case StrategyKind::evolve:
+      return std::make_unique<EvolveSearch>(c);
   }
   return nullptr;
 }
@@ -164,6 +273,7 @@ std::unique_ptr<Strategy> make_strategy(const StrategyConfig& c) {
     case StrategyKind::best_of_k_refine:
       return std::make_unique<BestOfKRefine>(c);
     case StrategyKind::beam:
+    case StrategyKind::evolve:
       return nullptr;  // a search, not a chain: make_search
   }
   return nullptr;  // not a StrategyKind: no config decodes to one

@@ -26,6 +26,24 @@
 //                     Before any is correct it keeps the last round's first
 //                     `width` attempts. `turns` rounds.
 //
+//   evolve            islands of kernels evolving apart. Generation 1 asks
+//                     islands x per_island first attempts; node j of a
+//                     generation belongs to island j / per_island. Each later
+//                     generation asks per_island children per island, each of
+//                     a parent drawn from the island's `archive` best members
+//                     by rank (correct ones first, by speedup, ties to the
+//                     earlier; then the others, newest first): the member of
+//                     rank r (0 the best) is drawn with weight 1 / (r + 1).
+//                     A child's prompt carries its parent's answer and
+//                     feedback, and the island's `inspirations` best other
+//                     members (SearchNode::inspirations). After every
+//                     migrate_every-th generation each island's best member
+//                     joins the next island (a ring), where it may be drawn
+//                     as parent or shown as inspiration. `turns` generations.
+//                     The draws come from a generator seeded by the arm's
+//                     name, the generation and the node: the same records
+//                     give the same draws, on any machine.
+//
 // A node's key is (sample, turn) = (its index in the search, its round), and it
 // names its parent (AttemptKey::parent): the tree can be read back from
 // attempts.jsonl. A round is decided by the records of the rounds before it
@@ -66,6 +84,9 @@ struct SearchNode {
   int round = 1;                             // its turn
   std::optional<AttemptKey::Parent> parent;  // none in round 1
   std::vector<Message> history;              // after the first prompt: the parent's answer and feedback
+  // Other attempts the prompt shows beside the parent (evolve), best first;
+  // the campaign renders them after the parent's feedback.
+  std::vector<Attempt> inspirations;
 };
 
 class Search {

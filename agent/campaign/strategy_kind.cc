@@ -10,6 +10,7 @@ constexpr StrategyKindRow kKinds[] = {
     {StrategyKind::refine, "refine", false},
     {StrategyKind::best_of_k_refine, "best_of_k_refine", false},
     {StrategyKind::beam, "beam", true},
+    {StrategyKind::evolve, "evolve", true},
 };
 
 constexpr HistoryRow kHistories[] = {

@@ -12,7 +12,7 @@
 
 namespace agent {
 
-enum class StrategyKind { single_shot, refine, best_of_k_refine, beam };
+enum class StrategyKind { single_shot, refine, best_of_k_refine, beam, evolve };
 
 // What earlier turns a refine strategy's prompt carries.
 enum class History { full, last };

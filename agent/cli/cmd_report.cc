@@ -13,6 +13,7 @@
 #include "agent/cli/report_files.h"
 #include "agent/report/report_printers.h"
 #include "agent/report/run_data.h"
+#include "agent/report/search_tree.h"
 #include "base/fs.h"
 #include "base/text.h"
 
@@ -129,6 +130,9 @@ int cmd_report(const std::vector<std::string>& argv) {
              {"leave-out", true,
               "ids, ranges, set:NAME or tag:NAME (comma-separated) to leave out of fast_p, besides report.leave_out"},
              {"problems", true, "problems folder (default: $REFINERY_PROBLEMS or the source tree's)"},
+             {"tree", true,
+              "print the attempts at this problem as trees, each under its parent (a beam's or an evolve search's), "
+              "and write nothing"},
              {"compare", true,
               "another run folder (the same campaign in the other eval.compat mode, say): list the attempts whose "
               "verdicts differ"}});
@@ -137,13 +141,23 @@ int cmd_report(const std::vector<std::string>& argv) {
     if (args && args->positional.size() > 1) std::fprintf(stderr, "refinery report: several runs need --out DIR\n");
     std::fprintf(stderr,
                  "usage: refinery report RUN_DIR... [--json | --html] [--out DIR] [--leave-out set:degenerate] "
-                 "[--problems DIR] [--compare RUN_DIR]\n");
+                 "[--problems DIR] [--compare RUN_DIR] [--tree PROBLEM]\n");
     return 2;
   }
   auto run = load_runs(args->positional);
   if (!run) {
     std::fprintf(stderr, "refinery report: %s\n", run.error().message.c_str());
     return 1;
+  }
+  if (args->has("tree")) {
+    const std::string tree = render_search_tree(run->attempts, args->get("tree"));
+    if (tree.empty()) {
+      std::fprintf(stderr, "refinery report: --tree: no attempt at problem '%s' in %s\n", args->get("tree").c_str(),
+                   args->positional.front().c_str());
+      return 1;
+    }
+    std::printf("%s", tree.c_str());
+    return 0;
   }
   std::vector<std::string> leave_out;
   for (const auto& p : base::split(args->get("leave-out"), ','))

@@ -124,7 +124,10 @@ std::string arm_text(const ArmReport& arm, const CampaignReport& r) {
   }
   for (const auto& n : arm.sol_notes) out += "  " + n + "\n";
   for (const auto& [budget, n] : arm.ended_by_budget)
-    out += "  budget: " + counted(n, "chain") + " ended when the " + budget + " budget was spent (budget.jsonl)\n";
+    out +=
+        budget == "stop_at_sol"
+            ? "  stop_at_sol: " + counted(n, "chain") + " ended at the speed-of-light fraction (budget.jsonl)\n"
+            : "  budget: " + counted(n, "chain") + " ended when the " + budget + " budget was spent (budget.jsonl)\n";
   if (const int n = arm.usage_invalid; n > 0)
     out += "  usage: " + counted(n, "response") + " reported impossible token counts, counted as 0\n";
   return out;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -377,6 +378,80 @@ TEST_SUITE("refinery run") {
     CHECK(report["arms"][0]["cost_usd"].get<double>() == doctest::Approx(3 * (1000 * 1.0 + 200 * 4.0) / 1e6));
     MESSAGE("attempts recorded before the kill: ", before);
     fs::remove_all(fs::path(out).parent_path());
+  }
+
+  TEST_CASE(
+      "beam and evolve on replay, SIGKILLed at five random moments: the uninterrupted run's tree, nothing twice") {
+    // Replayed answers by sample: 1 is correct, 0 and 4 compute something else, the rest hold no code;
+    // so every ranking is decided by correctness, not by timing noise, and the tree is the same each time.
+    const std::string dir = fs::path(temp_run_dir()).parent_path().string();
+    const std::string correct =
+        "```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return "
+        "x.relu(); }\n```";
+    const std::string wrong =
+        "```cpp\n#include <ATen/core/Tensor.h>\nat::Tensor forward(at::Tensor x) { return "
+        "x.relu() * 0.5; }\n```";
+    {
+      std::ofstream replay(dir + "/search.jsonl");
+      for (int s = 0; s < 12; ++s)
+        for (int t = 1; t <= 3; ++t)
+          replay << json{{"key", "m/any/level1/19/s" + std::to_string(s) + "/t" + std::to_string(t)},
+                         {"text", s == 1             ? correct
+                                  : s == 0 || s == 4 ? wrong
+                                                     : "No kernel this time."}}
+                        .dump()
+                 << "\n";
+    }
+    const std::string config = dir + "/search.yaml";
+    std::ofstream(config) << "name: search\nproblems:\n  ids: [level1/19]\n  size: small\n"
+                          << "models:\n  - name: m\n    provider: replay\n    replay_from: search.jsonl\n"
+                          << "strategies:\n  - name: beam\n    kind: beam\n    width: 2\n    branch: 2\n    turns: 3\n"
+                          << "  - name: evolve\n    kind: evolve\n    islands: 2\n    per_island: 2\n"
+                          << "    inspirations: 1\n    migrate_every: 1\n    turns: 3\n"
+                          << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+    const std::string refinery =
+        std::string(REFINERY_BINARY_PATH) + " run " + config + " --cache-dir " + test_support::cache_dir() + " --out ";
+    auto whole = run({"/bin/sh", "-c", refinery + dir + "/whole > /dev/null 2>&1"});
+    REQUIRE(whole.exit_code == 0);
+    std::random_device device;
+    const unsigned seed = device();
+    std::mt19937 draw(seed);
+    std::uniform_int_distribution<int> moment_ms(100, 2500);
+    std::string moments;
+    for (int kill = 0; kill < 5; ++kill) {
+      const int ms = moment_ms(draw);
+      moments += (moments.empty() ? "" : ", ") + std::to_string(ms) + " ms";
+      run({"/bin/sh", "-c",
+           refinery + dir + "/killed > /dev/null 2>&1 & pid=$!; sleep " + base::format_number(ms / 1000.0) +
+               "; kill -9 $pid 2> /dev/null; wait $pid; true"});
+    }
+    MESSAGE("SIGKILL after ", moments, " (seed ", seed, ")");
+    auto resumed = run({"/bin/sh", "-c", refinery + dir + "/killed"});
+    CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+    auto tree_of = [](const std::string& folder) {
+      std::map<std::string, std::string> tree;  // key -> status and parent
+      for (const auto& a : lines(folder + "/attempts.jsonl")) {
+        std::string parent = a.contains("parent") ? a["parent"].dump() : "none";
+        CHECK_MESSAGE(tree.emplace(a["key"].get<std::string>(), a["status"].get<std::string>() + " " + parent).second,
+                      a["key"], " recorded twice in ", folder);
+      }
+      return tree;
+    };
+    const auto expected = tree_of(dir + "/whole");
+    CHECK(expected.size() == 8 + 12);  // beam: 4 + 2 + 2 (one correct kernel to branch from); evolve: 3 x 4
+    CHECK(tree_of(dir + "/killed") == expected);
+    std::set<std::string> asked;
+    for (const auto& r : lines(dir + "/killed/responses.jsonl"))
+      CHECK_MESSAGE(asked.insert(r["key"].get<std::string>()).second, r["key"], " asked twice");
+    CHECK(asked.size() == expected.size());
+    // The evolve search's tree as the report prints it.
+    auto tree = run({REFINERY_BINARY_PATH, "report", dir + "/killed", "--tree", "level1/19"});
+    CHECK(tree.exit_code == 0);
+    CHECK(tree.out.find("m/evolve at level1/19: 12 attempts\n") != std::string::npos);
+    CHECK(tree.out.find("m/beam at level1/19: 8 attempts\n") != std::string::npos);
+    CHECK(tree.out.find("├─ s1/t1  correct") != std::string::npos);
+    MESSAGE(tree.out);
+    fs::remove_all(dir);
   }
 
   TEST_CASE("a model that fails for good records nothing; the resumed run asks again") {

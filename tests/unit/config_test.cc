@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "agent/config.h"
 
 namespace {
@@ -193,7 +195,7 @@ TEST_SUITE("agent::Config") {
           "                  ^");
     CHECK(error_of(with(kConfig, "kind: refine", "kind: tree_search")) ==
           "exp.yaml:21:11: invalid value 'tree_search' for 'kind' (expected one of: single_shot, refine, "
-          "best_of_k_refine, beam)\n"
+          "best_of_k_refine, beam, evolve)\n"
           "        kind: tree_search\n"
           "              ^");
     CHECK(error_of(with(kConfig, "history: last", "history: some"))
@@ -216,6 +218,31 @@ TEST_SUITE("agent::Config") {
           std::string::npos);
     CHECK(error_of(with(kConfig, "    history: last\n", "    prompt: kernelbench\n    kernels: tilelang\n"))
               .find("invalid value 'tilelang' for 'kernels' (expected one of: cuda, triton, cpp)") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("the paper's prompt ablations: shots (kernelbench only: 0, 1 or 3), hardware, runtime feedback") {
+    auto plain = agent::parse_config(kConfig, "exp.yaml");
+    REQUIRE(plain.ok());
+    CHECK(plain->strategies[0].shots == 1);
+    CHECK(plain->strategies[0].hardware);
+    auto few = agent::parse_config(
+        with(with(kConfig, "    history: last\n", "    prompt: kernelbench\n    shots: 3\n    hardware: false\n"),
+             "    feedback: [compile, correctness]\n", "    feedback: [compile, correctness, runtime]\n"),
+        "exp.yaml");
+    REQUIRE_MESSAGE(few.ok(), (few.ok() ? "" : few.error().message));
+    CHECK(few->strategies[0].shots == 3);
+    CHECK_FALSE(few->strategies[0].hardware);
+    CHECK(few->strategies[0].feedback == std::vector<std::string>{"compile", "correctness", "runtime"});
+    auto none =
+        agent::parse_config(with(kConfig, "    feedback: [compile, correctness]\n", "    feedback: []\n"), "exp.yaml");
+    REQUIRE_MESSAGE(none.ok(), (none.ok() ? "" : none.error().message));
+    CHECK(none->strategies[0].feedback.empty());
+    CHECK(error_of(with(kConfig, "    history: last\n", "    shots: 0\n")).find("add prompt: kernelbench") !=
+          std::string::npos);
+    CHECK(error_of(with(kConfig, "    history: last\n", "    prompt: kernelbench\n    shots: 2\n"))
+              .find("'shots' is 0, 1 or 3") != std::string::npos);
+    CHECK(error_of(with(kConfig, "    history: last\n", "    hardware: maybe\n")).find("hardware") !=
           std::string::npos);
   }
 
@@ -334,5 +361,29 @@ TEST_SUITE("agent::Config") {
     CHECK(stem.error().message ==
           "configs/my run.yaml: the file's stem 'my run' cannot name the campaign (it holds ' '): give the config a "
           "'name'");
+  }
+
+  TEST_CASE("every config the project ships parses: the quickstart and configs/paper, with the paper's settings") {
+    size_t paper = 0;
+    for (const auto& e :
+         std::filesystem::recursive_directory_iterator(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs")) {
+      if (e.path().extension() != ".yaml") continue;
+      auto c = agent::load_config(e.path().string());
+      REQUIRE_MESSAGE(c.ok(), e.path().string(), ": ", (c.ok() ? "" : c.error().message));
+      if (e.path().parent_path().filename() != "paper") continue;
+      ++paper;
+      CHECK(c->problems.levels == std::vector<int>{1, 2, 3});
+      CHECK(c->eval.mode == eval::Mode::kernelbench);
+      for (const auto& s : c->strategies) CHECK(s.prompt == agent::PromptStyle::kernelbench);
+      if (e.path().stem() == "iterative_refinement") {
+        REQUIRE(c->strategies.size() == 3);
+        CHECK(c->strategies[0].feedback.empty());
+        CHECK(c->strategies[1].feedback == std::vector<std::string>{"compile", "correctness", "runtime"});
+        CHECK(c->strategies[2].feedback.back() == "profile");
+        for (const auto& s : c->strategies) CHECK(s.turns == 10);
+      }
+      if (e.path().stem() == "repeated_sampling_k100") CHECK(c->strategies[0].samples == 100);
+    }
+    CHECK(paper == 5);
   }
 }

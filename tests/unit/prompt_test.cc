@@ -83,6 +83,69 @@ TEST_SUITE("agent::prompt") {
     CHECK(text->find("No kernel of your own") == std::string::npos);
   }
 
+  TEST_CASE("runtime feedback gives the kernel's own time and not the reference's (the paper's feedback)") {
+    eval::Outcome o;
+    o.status = eval::Status::correct;
+    o.timing = eval::Timing{};
+    o.timing->candidate.median_ms = 2.0;
+    o.timing->reference.median_ms = 2.5;
+    o.timing->speedup = 1.25;
+    auto text = agent::render_feedback(templates(), o, {"correctness", "runtime"}, 3);
+    REQUIRE(text.ok());
+    CHECK(text->find("Your kernel: 2.000 ms median.") != std::string::npos);
+    CHECK(text->find("2.500") == std::string::npos);
+    CHECK(text->find("1.250") == std::string::npos);
+    CHECK(text->find("Reference") == std::string::npos);
+    // No feedback at all (the paper's "previous generation only"): not even the status.
+    o.status = eval::Status::mismatch;
+    o.message = "output 0 differs from the reference in 3 of 3 trials";
+    auto bare = agent::render_feedback(templates(), o, {}, 4);
+    REQUIRE(bare.ok());
+    CHECK(bare->find("(turn 4)") != std::string::npos);
+    CHECK(bare->find("mismatch") == std::string::npos);
+    CHECK(bare->find("differs") == std::string::npos);
+    CHECK(bare->find("Improve the implementation") != std::string::npos);
+  }
+
+  TEST_CASE("kernelbench's prompt with zero, one or three examples, and with or without the hardware") {
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(problem.ok());
+    auto real = agent::PromptTemplates::load(agent::default_prompts_dir());
+    REQUIRE(real.ok());
+    agent::Target target{eval::Backend::cuda, eval::LanguageId::python, "NVIDIA H100: 132 SMs", "nvcc", "2.11.0"};
+    for (auto kernels : {agent::KernelLanguage::cuda, agent::KernelLanguage::triton, agent::KernelLanguage::cpp}) {
+      auto count = [](const std::string& text, const std::string& what) {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+      };
+      auto zero = agent::kernelbench_first_turn(*real, *problem, "full", target, {1e-4, 1e-4}, kernels, 0);
+      auto one = agent::kernelbench_first_turn(*real, *problem, "full", target, {1e-4, 1e-4}, kernels, 1);
+      auto few = agent::kernelbench_first_turn(*real, *problem, "full", target, {1e-4, 1e-4}, kernels, 3);
+      REQUIRE_MESSAGE(zero.ok(), (zero.ok() ? "" : zero.error().message));
+      REQUIRE_MESSAGE(one.ok(), (one.ok() ? "" : one.error().message));
+      REQUIRE_MESSAGE(few.ok(), (few.ok() ? "" : few.error().message));
+      CHECK(count(*zero, "an answer looks like this") == 0);
+      CHECK(count(*one, "an answer looks like this") == 1);
+      CHECK(count(*one, "An example of the form an answer takes") == 1);
+      CHECK(count(*few, "an answer looks like this") == 3);
+      CHECK(count(*few, "Example 3 of the form an answer takes") == 1);
+      CHECK(few->find("softmax") != std::string::npos);
+      CHECK(zero->find("NVIDIA H100: 132 SMs; PyTorch 2.11.0") != std::string::npos);
+    }
+    agent::Target bare = target;
+    bare.hardware.clear();
+    auto hidden =
+        agent::kernelbench_first_turn(*real, *problem, "full", bare, {1e-4, 1e-4}, agent::KernelLanguage::cuda);
+    REQUIRE(hidden.ok());
+    CHECK(hidden->find("H100") == std::string::npos);
+    CHECK(hidden->find("- Target: PyTorch 2.11.0.") != std::string::npos);
+    auto values = agent::first_turn_values(*problem, "full", bare, {1e-4, 1e-4}, "at::Tensor forward(at::Tensor x);");
+    auto refinery = real->render("first_turn", values);
+    REQUIRE(refinery.ok());
+    CHECK(refinery->find("Hardware") == std::string::npos);
+  }
+
   TEST_CASE("feedback for a library-only kernel says its speedup counts for nothing, and why") {
     eval::Outcome o;
     o.status = eval::Status::correct;

@@ -91,10 +91,10 @@ TEST_SUITE("agent::Strategy") {
         CHECK_FALSE(agent::make_search(config(row.id, 1)));
       }
     }
-    auto bad = agent::parse_strategy_kind("evolve");
+    auto bad = agent::parse_strategy_kind("mcts");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().message ==
-          "unknown strategy kind 'evolve' (expected one of: single_shot, refine, best_of_k_refine, beam)");
+          "unknown strategy kind 'mcts' (expected one of: single_shot, refine, best_of_k_refine, beam, evolve)");
     auto history = agent::parse_history("first");
     REQUIRE_FALSE(history.ok());
     CHECK(history.error().message == "unknown history 'first' (expected one of: full, last)");

@@ -1,6 +1,7 @@
-// The beam search: its rounds as pure logic, and a beam campaign with a fake
-// model and evaluator: every node recorded with its parent, a resumed search
-// asks for nothing twice, and the same scripted answers give the same tree.
+// The branching searches (beam, evolve): their rounds as pure logic, and
+// campaigns with a fake model and evaluator: every node recorded with its
+// parent, a resumed search asks for nothing twice, and the same scripted
+// answers give the same tree. Budgets and stop_at_sol end chains and searches.
 #include <doctest/doctest.h>
 
 #include <map>
@@ -24,6 +25,16 @@ agent::StrategyConfig beam(int width, int branch, int rounds) {
   s.width = width;
   s.branch = branch;
   s.turns = rounds;
+  return s;
+}
+
+agent::StrategyConfig evolve(int islands, int per_island, int archive, int inspirations, int migrate_every,
+                             int generations) {
+  agent::StrategyConfig s;
+  s.name = "evolve";
+  s.kind = agent::StrategyKind::evolve;
+  s.evolve = {islands, per_island, archive, inspirations, migrate_every};
+  s.turns = generations;
   return s;
 }
 
@@ -82,6 +93,7 @@ struct BeamRun {
       }
       asked.push_back(key.str());
       prompts[key.str()] = request.messages.size();
+      last_message[key.str()] = request.messages.back().content;
       agent::Completion c;
       c.requests = 1;
       c.response.text = "```cpp\n// node " + std::to_string(key.sample) + "\n```";
@@ -99,6 +111,7 @@ struct BeamRun {
       if (correct) {
         o.timing = eval::Timing{};
         o.timing->speedup = sample == 1 ? 1.2 : sample == 2 ? 1.5 : 1.0 + sample / 10.0;
+        o.sol = eval::SolFigures{1.0, o.timing->speedup / 2, "fp32", "test"};  // 1.5x is 75% of the bound
       }
       return o;
     };
@@ -126,12 +139,13 @@ struct BeamRun {
   int max_in_flight = 0;
   std::mutex mutex;
   std::vector<std::string> asked;
-  std::map<std::string, size_t> prompts;  // messages per request
+  std::map<std::string, size_t> prompts;            // messages per request
+  std::map<std::string, std::string> last_message;  // each request's last message
 };
 
 }  // namespace
 
-TEST_SUITE("agent::beam") {
+TEST_SUITE("agent::search") {
   TEST_CASE("round 1 asks width x branch first attempts; later rounds branch from the best correct kernels") {
     auto search = agent::make_search(beam(2, 3, 3));
     REQUIRE(search);
@@ -285,5 +299,181 @@ TEST_SUITE("agent::beam") {
     REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
     CHECK(*parsed->budget.dollars == 2.5);
     CHECK(*parsed->budget.gpu_seconds == 600);
+  }
+
+  TEST_CASE("evolve: generation 1 asks islands x per_island; parents come from the island, inspirations beside them") {
+    auto search = agent::make_search(evolve(2, 2, 3, 1, 1, 3));
+    REQUIRE(search);
+    CHECK(search->rounds() == 3);
+    auto first = search->round(1, {});
+    REQUIRE(first.size() == 4);
+    for (int j = 0; j < 4; ++j) {
+      CHECK(first[j].sample == j);
+      CHECK_FALSE(first[j].parent);
+    }
+    // Island 0 holds samples 0 (1.5x) and 1; island 1 holds 2 and 3, none correct. After generation 1
+    // (migrate_every 1) island 0's best migrates to island 1; island 1 has none to send.
+    std::vector<Attempt> done = {node(0, 1, 1.5), node(1, 1, {}), node(2, 1, {}), node(3, 1, {})};
+    auto second = search->round(2, done);
+    REQUIRE(second.size() == 4);
+    CHECK(second[0].sample == 4);
+    CHECK(second[3].sample == 7);
+    for (int j = 0; j < 2; ++j) {
+      REQUIRE(second[j].parent);
+      CHECK(second[j].parent->sample <= 1);  // island 0's own
+      CHECK(second[j].parent->turn == 1);
+      REQUIRE(second[j].history.size() == 2);
+      CHECK(second[j].history[0].content == "answer " + std::to_string(second[j].parent->sample));
+      // The inspiration is the island's best other correct member: 0, unless 0 is the parent.
+      if (second[j].parent->sample == 0) {
+        CHECK(second[j].inspirations.empty());
+      } else {
+        REQUIRE(second[j].inspirations.size() == 1);
+        CHECK(second[j].inspirations[0].key.sample == 0);
+      }
+    }
+    for (int j = 2; j < 4; ++j) {
+      REQUIRE(second[j].parent);
+      const int p = second[j].parent->sample;
+      CHECK_MESSAGE((p == 0 || p == 2 || p == 3), "island 1's parent: ", p);  // its own, or the migrant
+    }
+    // The same records give the same draws.
+    auto again = search->round(2, done);
+    for (size_t j = 0; j < again.size(); ++j) CHECK(again[j].parent == second[j].parent);
+    // Without migration island 1 never sees sample 0.
+    auto apart = agent::make_search(evolve(2, 2, 3, 1, 0, 3));
+    for (const auto& n : apart->round(2, done))
+      if (n.sample >= 6) CHECK(n.parent->sample >= 2);
+    CHECK(search->round(4, done).empty());
+  }
+
+  TEST_CASE("evolve: parents are drawn by rank, correct first: the best most often, every archived member sometimes") {
+    // One island of 60 children a generation; an archive of 3. Generation 1: samples 0-2 correct
+    // (1.1x, 1.9x, 1.5x), the rest not (outside the archive: never drawn).
+    auto search = agent::make_search(evolve(1, 60, 3, 2, 0, 2));
+    std::vector<Attempt> done;
+    for (int j = 0; j < 60; ++j)
+      done.push_back(node(j, 1,
+                          j == 0   ? std::optional(1.1)
+                          : j == 1 ? std::optional(1.9)
+                          : j == 2 ? std::optional(1.5)
+                                   : std::nullopt));
+    std::map<int, int> drawn;
+    for (const auto& n : search->round(2, done)) {
+      REQUIRE(n.parent);
+      ++drawn[n.parent->sample];
+      // Two inspirations: the best two correct members other than the parent.
+      REQUIRE(n.inspirations.size() == 2);
+      CHECK(n.inspirations[0].key.sample != n.parent->sample);
+      CHECK(n.inspirations[0].correct_speedup() >= n.inspirations[1].correct_speedup());
+    }
+    CHECK(drawn.size() == 3);  // 1, 2 and 0: the archive
+    CHECK(drawn[1] > drawn[2]);
+    CHECK(drawn[2] > 0);
+    CHECK(drawn[0] > 0);
+    CHECK(drawn[1] + drawn[2] + drawn[0] == 60);
+    MESSAGE("draws by rank (1.9x, 1.5x, 1.1x): ", drawn[1], ", ", drawn[2], ", ", drawn[0]);
+  }
+
+  TEST_CASE(
+      "an evolve campaign: every node with its parent, inspirations in the prompt, resumed asking nothing twice") {
+    const std::string config =
+        std::string(kConfig).replace(std::string(kConfig).find("  - name: beam"), std::string::npos,
+                                     "  - name: evolve\n    kind: evolve\n    islands: 2\n    per_island: 2\n"
+                                     "    inspirations: 1\n    migrate_every: 1\n    turns: 3\n");
+    test_support::TempDir dir("refinery-evolve");
+    std::vector<std::string> first_asks;
+    {
+      BeamRun run(dir.path + "/run", config);
+      CHECK(run.run(6).ok());  // stopped inside generation 2
+      first_asks = run.asked;
+    }
+    BeamRun resumed(dir.path + "/run", config);
+    REQUIRE(resumed.run().ok());
+    std::set<std::string> all(first_asks.begin(), first_asks.end());
+    for (const auto& key : resumed.asked) CHECK_MESSAGE(all.insert(key).second, key, " asked twice");
+    const auto attempts = resumed.store->attempts();
+    CHECK(attempts.size() == 12);  // 3 generations x 2 islands x 2
+    std::map<std::string, std::optional<agent::AttemptKey::Parent>> parents;
+    for (const auto& a : attempts) {
+      parents[a.key.str()] = a.key.parent;
+      CHECK(a.key.parent.has_value() == (a.key.turn > 1));
+      if (a.key.parent) CHECK(a.key.parent->turn < a.key.turn);
+    }
+    test_support::TempDir again("refinery-evolve-again");
+    BeamRun fresh(again.path + "/run", config);
+    REQUIRE(fresh.run().ok());
+    // Island 0 (samples 0, 1): 1 is correct at 1.2x; island 1 (2, 3): 2 at 1.5x; after generation 1
+    // each island holds the other's best too, so every child of generation 2 is shown one correct
+    // kernel besides its parent, with its code and verdict.
+    for (const auto& [key, text] : fresh.last_message) {
+      const bool later = key.find("/t1") == std::string::npos;
+      CHECK_MESSAGE((text.find("Other kernels from this population") != std::string::npos) == later, key);
+      if (later && key.find("/t2") != std::string::npos) {
+        CHECK(text.find("### Attempt s") != std::string::npos);
+        CHECK(text.find("x the reference's speed") != std::string::npos);
+        CHECK(text.find("// node ") != std::string::npos);
+      }
+    }
+    std::set<std::string> fresh_keys(fresh.asked.begin(), fresh.asked.end());
+    CHECK(fresh_keys == all);
+    for (const auto& a : fresh.store->attempts()) CHECK(a.key.parent == parents.at(a.key.str()));
+  }
+
+  TEST_CASE("stop_at_sol: a chain, or a search, stops once its best kernel reaches the fraction of the bound") {
+    // A beam of width 2 x branch 2: round 1's sample 2 is correct at 1.5x, 75% of the bound; the other
+    // correct kernels stay below 70% until round 3.
+    std::string beam_sol = kConfig;
+    beam_sol.replace(beam_sol.find("    turns: 3"), 12, "    turns: 3\n    stop_at_sol: 0.7");
+    test_support::TempDir dir("refinery-sol");
+    {
+      BeamRun run(dir.path + "/run", beam_sol);
+      REQUIRE(run.run().ok());
+      CHECK(run.store->attempts().size() == 4);  // round 1 only: sample 2 reached 75% >= 70%
+    }
+    const std::string log = *base::read_file(dir.path + "/run/budget.jsonl");
+    CHECK(log.find(R"("budget":"stop_at_sol")") != std::string::npos);
+    // At 0.9 nothing reaches it: all three rounds.
+    std::string high = kConfig;
+    high.replace(high.find("    turns: 3"), 12, "    turns: 3\n    stop_at_sol: 0.9");
+    test_support::TempDir other("refinery-sol-high");
+    BeamRun all(other.path + "/run", high);
+    REQUIRE(all.run().ok());
+    CHECK(all.store->attempts().size() == 12);
+    // A resumed run that stopped at the bound asks nothing more.
+    BeamRun resumed(dir.path + "/run", beam_sol);
+    REQUIRE(resumed.run().ok());
+    CHECK(resumed.asked.empty());
+  }
+
+  TEST_CASE("evolve and stop_at_sol config: keys only with their kind, ranges, no samples") {
+    const std::string base = std::string(kConfig).replace(
+        std::string(kConfig).find("  - name: beam"), std::string::npos,
+        "  - name: evolve\n    kind: evolve\n    islands: 3\n    per_island: 2\n    turns: 4\n");
+    auto ok = agent::parse_config(base, "e.yaml");
+    REQUIRE_MESSAGE(ok.ok(), (ok.ok() ? "" : ok.error().message));
+    CHECK(ok->strategies[0].branching());
+    CHECK(ok->strategies[0].attempts_per_problem() == 24);
+    CHECK(ok->strategies[0].evolve.archive == 8);  // the documented defaults
+    CHECK(ok->strategies[0].evolve.inspirations == 2);
+    CHECK(ok->strategies[0].evolve.migrate_every == 3);
+    std::string beam_with_islands = kConfig;
+    beam_with_islands.replace(beam_with_islands.find("    width: 2"), 12, "    islands: 2");
+    auto wrong = agent::parse_config(beam_with_islands, "b.yaml");
+    REQUIRE_FALSE(wrong.ok());
+    CHECK(wrong.error().message.find("'islands' shapes an evolve search") != std::string::npos);
+    std::string samples = base;
+    samples.replace(samples.find("    islands: 3"), 14, "    samples: 3");
+    auto with_samples = agent::parse_config(samples, "e.yaml");
+    REQUIRE_FALSE(with_samples.ok());
+    CHECK(with_samples.error().message.find("an evolve search has no samples") != std::string::npos);
+    std::string many = base;
+    many.replace(many.find("    islands: 3"), 14, "    inspirations: 5");
+    REQUIRE_FALSE(agent::parse_config(many, "e.yaml").ok());
+    std::string sol = base;
+    sol.replace(sol.find("    islands: 3"), 14, "    stop_at_sol: 1.5");
+    auto past = agent::parse_config(sol, "e.yaml");
+    REQUIRE_FALSE(past.ok());
+    CHECK(past.error().message.find("stop_at_sol") != std::string::npos);
   }
 }
