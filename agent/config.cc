@@ -319,7 +319,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
   if (root["report"]) {
     const YAML::Node& rep = root["report"];
     TRY(yaml::expect_map(doc, rep, "'report'"));
-    TRY(yaml::check_keys(doc, rep, {"thresholds", "count_unstable", "leave_out"}, "report"));
+    TRY(yaml::check_keys(doc, rep, {"thresholds", "count_unstable", "leave_out", "require_hidden"}, "report"));
     if (rep["leave_out"]) {
       TRY(yaml::expect_sequence(doc, rep["leave_out"], "'leave_out'"));
       for (const auto& p : rep["leave_out"]) {
@@ -330,6 +330,7 @@ Result<Config> parse_config(const std::string& text, const std::string& display_
     std::string count = "false";
     TRY((Reader{doc, rep}.choice("count_unstable", count, {"true", "false"})));
     c.count_unstable = count == "true";
+    TRY((Reader{doc, rep}.boolean("require_hidden", c.require_hidden)));
     if (rep["thresholds"]) {
       TRY(yaml::expect_sequence(doc, rep["thresholds"], "'thresholds'"));
       c.thresholds.clear();

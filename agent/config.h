@@ -117,6 +117,10 @@ struct Config {
   // Whether unstable attempts count toward fast_p for p > 0 and the geometric
   // mean (they always count as correct).
   bool count_unstable = false;
+  // Whether fast_p counts only kernels that also pass the hidden shapes
+  // (eval.hidden_shapes): a fails_hidden_shape attempt is then not correct;
+  // false counts it as correct at the shown size, with its speedup.
+  bool require_hidden = true;
   // Problems left out of fast_p, fast_p@k, the correct rate and the geomean
   // (not out of the attempt and cost counts): ids, ranges, set:NAME or
   // tag:NAME, as `problems.ids` takes them ("set:degenerate").

@@ -298,6 +298,8 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
     outcome.timing->measurements = measurements;
     outcome.timing->unstable = unsteady(outcome);
   }
+  if (outcome.status == Status::correct && settings.hidden_shapes > 0 && problem.hidden.varies())
+    TRY(check_hidden_shapes(problem, job, settings, outcome));
   if (outcome.status == Status::correct && settings.backend == Backend::cuda && settings.profile.tool == Profiler::ncu)
     outcome.profile = profile_with_ncu(job, settings);
   if (outcome.profile) {
@@ -309,6 +311,40 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
       if (auto v = base::eval_int_expr(problem.bytes, *dims)) outcome.profile->bytes = static_cast<double>(*v);
   }
   return outcome;
+}
+
+// A candidate correct at the shown size, checked at hidden shapes: each a job
+// of its own (its inputs resolved at the shape, the same seeds' correctness
+// trials, no timing), on the same device. The shapes are drawn from a secret
+// of this evaluation's own, never from the config's seed, so that no
+// candidate can know them; the outcome records them after the verdict.
+base::Status Evaluator::check_hidden_shapes(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
+                                            Outcome& outcome) {
+  const uint64_t secret = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  TRY_ASSIGN(std::vector<base::Dims> shapes,
+             draw_hidden_shapes(problem, to_string(settings.size), settings.hidden_shapes, secret));
+  const auto t0 = Clock::now();
+  for (const auto& dims : shapes) {
+    const std::string shape = describe_hidden_shape(problem, to_string(settings.size), dims);
+    WorkerJob h = job;
+    TRY_ASSIGN(h.inputs, resolve_inputs(problem, dims));
+    if (settings.mode == Mode::kernelbench) kernelbench_draws(h.inputs);
+    h.timing.enabled = false;
+    h.profile = ProfileOptions{};
+    if (h.correctness_seeds.size() > 2) h.correctness_seeds.resize(2);
+    TRY_ASSIGN(Outcome at, launcher_.run(h));
+    nlohmann::json dims_json = nlohmann::json::object();
+    for (const auto& [name, value] : dims) dims_json[name] = value;
+    outcome.hidden_shapes.push_back(
+        {{"shape", shape}, {"dims", dims_json}, {"status", to_string(at.status)}, {"message", at.message}});
+    if (at.status == Status::correct) continue;
+    outcome.status = Status::fails_hidden_shape;
+    outcome.message =
+        "correct at the shown size, but at hidden shape " + shape + ": " + to_string(at.status) + ": " + at.message;
+    break;
+  }
+  outcome.phases_ms["hidden_shapes"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return {};
 }
 
 profiler::Profile Evaluator::profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings) {

@@ -70,6 +70,8 @@ class Evaluator {
   base::Result<Outcome> measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings);
   // The ncu adapter's run: the profile, or a note saying why there is none.
   profiler::Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
+  base::Status check_hidden_shapes(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
+                                   Outcome& outcome);
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;

@@ -99,6 +99,12 @@ struct EvalSettings {
   // is not correct replaces the verdict.
   double max_uncertainty = 0.1;
   int remeasure = 1;
+  // Shapes besides the shown one on which a candidate correct at the shown
+  // size is checked again (eval/problems/hidden_shapes.h), each drawn from
+  // the problem's rules with a fresh secret of refinery's own (never the
+  // config's seed): a correct candidate that fails one is fails_hidden_shape.
+  // 0: none. Problems whose spec fixes every dim are checked at the shown size only.
+  int hidden_shapes = 0;
   // Values (API keys) replaced by [REDACTED] in every text of the Outcome: a
   // candidate, or the compiler quoting it, may print what it found.
   std::vector<std::string> secrets;

@@ -15,9 +15,9 @@ std::string AttemptKey::str() const {
 namespace {
 
 // The one table of status names, in AttemptStatus's order.
-constexpr const char* kStatusNames[] = {"compile_error", "load_error",  "runtime_error", "timeout",
-                                        "crashed",       "wrong_shape", "mismatch",      "rejected",
-                                        "correct",       "no_code",     "truncated"};
+constexpr const char* kStatusNames[] = {
+    "compile_error", "load_error", "runtime_error",      "timeout", "crashed", "wrong_shape",
+    "mismatch",      "rejected",   "fails_hidden_shape", "correct", "no_code", "truncated"};
 constexpr int kStatuses = static_cast<int>(AttemptStatus::truncated) + 1;
 static_assert(std::size(kStatusNames) == kStatuses);
 
@@ -45,6 +45,8 @@ AttemptStatus attempt_status(eval::Status status) {
       return AttemptStatus::mismatch;
     case eval::Status::rejected:
       return AttemptStatus::rejected;
+    case eval::Status::fails_hidden_shape:
+      return AttemptStatus::fails_hidden_shape;
     case eval::Status::correct:
       return AttemptStatus::correct;
   }
@@ -92,6 +94,7 @@ void Attempt::take(const eval::Outcome& o) {
   library_only = o.library_only;
   device = o.device >= 0 ? std::optional(o.device) : std::nullopt;
   sol_fraction = o.sol ? std::optional(o.sol->fraction) : std::nullopt;
+  hidden_shapes = static_cast<int>(o.hidden_shapes.size());
   const auto wall = o.phases_ms.find("worker_wall");
   worker_s = wall != o.phases_ms.end() && wall->is_number() ? wall->get<double>() / 1000 : 0;
   // What a reader of results needs to say where a number came from; the rest
@@ -153,6 +156,7 @@ json to_json(const Attempt& a) {
   if (a.library_only) j["library_only"] = true;
   if (a.device) j["device"] = *a.device;
   if (a.sol_fraction) j["sol_fraction"] = *a.sol_fraction;
+  if (a.hidden_shapes > 0) j["hidden_shapes"] = a.hidden_shapes;
   if (!a.environment.empty()) j["environment"] = a.environment;
   if (!a.devices_retired.empty()) {
     json retired = json::array();
@@ -195,6 +199,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "library_only", a.library_only));
     TRY(read(j, "device", a.device));
     TRY(read(j, "sol_fraction", a.sol_fraction));
+    TRY(read(j, "hidden_shapes", a.hidden_shapes));
     if (auto e = j.find("environment"); e != j.end()) {
       if (!e->is_object()) return Error{"environment is not an object"};
       a.environment = *e;

@@ -80,6 +80,7 @@ enum class AttemptStatus {
   wrong_shape,
   mismatch,
   rejected,
+  fails_hidden_shape,
   correct,
   no_code,    // the response held no code block to compile
   truncated,  // the response was cut at the output token limit before its code was complete
@@ -110,6 +111,7 @@ struct Attempt {
   bool library_only = false;  // correct, ran no kernel of its own: its speedup counts for nothing (eval.library_only)
   std::optional<int> device;  // the device whose worker gave the verdict
   std::optional<double> sol_fraction;  // correct on cuda: the problem's speed-of-light bound over its time
+  int hidden_shapes = 0;  // hidden shapes checked after a correct verdict at the shown size (eval.hidden_shapes)
   nlohmann::json environment = nlohmann::json::object();  // GPU, driver, CUDA, LibTorch, clocks (when evaluated)
   std::vector<DeviceRetirement> devices_retired;          // taken out of the rotation on the way
   Usage usage;                                            // the response's (agent/model/provider.h)

@@ -1,8 +1,9 @@
-// refinery problems list [ID...] | show ID | check [ID...]; an ID may be a range or a set
+// refinery problems list [ID...] | show ID | check [ID...] | hidden [ID...]; an ID may be a range or a set
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "agent/cli/audit.h"
@@ -34,14 +35,21 @@ base::Result<std::vector<eval::Problem>> select(const eval::ProblemIndex& index,
   return out;
 }
 
-int list(const Args& args) {
-  const auto index = problem_index(args.get("problems"));
+// The problems the arguments name (every one when none), or an error printed on `out`.
+std::optional<std::vector<eval::Problem>> selected(const Args& args, const eval::ProblemIndex& index, Printer& out) {
   auto problems = args.positional.empty() ? index.list() : select(index, args.positional);
-  Printer out;
   if (!problems) {
     out.failed("loading problems", problems.error().message);
-    return 1;
+    return std::nullopt;
   }
+  return std::move(problems).value();
+}
+
+int list(const Args& args) {
+  const auto index = problem_index(args.get("problems"));
+  Printer out;
+  auto problems = selected(args, index, out);
+  if (!problems) return 1;
   // Columns as wide as the longest id and name, so that no name runs into its title.
   size_t id_width = 14, name_width = 26;
   for (const auto& p : *problems) {
@@ -56,6 +64,55 @@ int list(const Args& args) {
   }
   out.line(std::to_string(problems->size()) + " problems in " + index.root());
   return 0;
+}
+
+// The hidden shapes each problem's rules draw (eval/problems/hidden_shapes.h),
+// checked; problems whose spec says no dim may vary, with why; problems whose
+// spec says nothing. Exit 1 when a rule draws an invalid shape.
+int hidden(const Args& args) {
+  const auto index = problem_index(args.get("problems"));
+  Printer out;
+  auto problems = selected(args, index, out);
+  if (!problems) return 1;
+  auto count = args.integer("shapes", 3, 1, 100);
+  auto seed = args.integer("seed", 1, 0, INT64_MAX);
+  if (!count || !seed) {
+    out.failed("refinery problems hidden", (!count ? count.error() : seed.error()).message);
+    return 2;
+  }
+  const std::string size = args.get("size", "full");
+  int varying = 0, fixed = 0, silent = 0, invalid = 0;
+  for (const auto& p : *problems) {
+    if (!p.hidden.varies()) {
+      ++(p.hidden.declared ? fixed : silent);
+      out.line(p.id + "  " + (p.hidden.declared ? "fixed: " + p.hidden.fixed : "no hidden_shapes rules"));
+      continue;
+    }
+    auto shapes = eval::draw_hidden_shapes(p, size, static_cast<int>(*count), static_cast<uint64_t>(*seed));
+    if (!shapes) {
+      ++invalid;
+      out.failed(p.id, shapes.error().message);
+      continue;
+    }
+    std::vector<std::string> drawn;
+    std::string problem;
+    for (const auto& d : *shapes) {
+      if (auto why = eval::hidden_shape_problem(p, size, d))
+        problem = eval::describe_hidden_shape(p, size, d) + ": " + *why;
+      drawn.push_back(eval::describe_hidden_shape(p, size, d));
+    }
+    if (!problem.empty()) {
+      ++invalid;
+      out.failed(p.id, problem);
+      continue;
+    }
+    ++varying;
+    out.line(p.id + "  " + base::join(drawn, "; "));
+  }
+  out.line(std::to_string(varying) + " problems vary, " + std::to_string(fixed) + " are fixed, " +
+           std::to_string(silent) + " have no rules, " + std::to_string(invalid) + " have rules that fail (size " +
+           size + ")");
+  return invalid ? 1 : 0;
 }
 
 int show(const Args& args) {
@@ -332,6 +389,7 @@ int cmd_problems(const std::vector<std::string>& argv) {
       "usage: refinery problems list [ID...]\n"
       "       refinery problems show ID [--size small|full] [--json]\n"
       "       refinery problems check [ID...] [--backend cpu|cuda] [--size small|full] [--audit | --python] [flags]\n"
+      "       refinery problems hidden [ID...] [--size small|full] [--shapes N] [--seed S]\n"
       "ID: level1/19, a name, a folder, a range of one level (level1/1-40) or a set (set:quick)\n";
   if (argv.empty()) {
     std::fprintf(stderr, "%s", usage);
@@ -346,6 +404,7 @@ int cmd_problems(const std::vector<std::string>& argv) {
   flags.push_back({"audit", false, "check: also run the reference audit (would a kernel that skips the work pass?)"});
   flags.push_back({"no-batch", false, "check: compile each reference alone, not in batches"});
   flags.push_back({"python", false, "check: each reference.py, as a Python candidate, against its reference.cpp"});
+  flags.push_back({"shapes", true, "hidden: how many hidden shapes to draw per problem (default 3)"});
   auto args = parse_args(rest, flags);
   if (!args) {
     std::fprintf(stderr, "refinery problems: %s\n%s", args.error().message.c_str(), usage);
@@ -354,6 +413,7 @@ int cmd_problems(const std::vector<std::string>& argv) {
   if (argv[0] == "list") return list(*args);
   if (argv[0] == "show") return show(*args);
   if (argv[0] == "check") return check(*args);
+  if (argv[0] == "hidden") return hidden(*args);
   std::fprintf(stderr, "refinery problems: unknown subcommand '%s'\n%s", argv[0].c_str(), usage);
   return 2;
 }

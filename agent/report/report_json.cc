@@ -66,6 +66,10 @@ json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
   if (arm.library_only > 0) j["library_only"] = arm.library_only;
   if (!arm.labels.empty()) j["labels"] = arm.labels;
   if (arm.reward_hacks > 0) j["reward_hacks"] = arm.reward_hacks;
+  if (arm.hidden_checked > 0)
+    j["hidden_shapes"] = {{"checked", arm.hidden_checked},
+                          {"passed", arm.hidden_passed},
+                          {"gap", 1.0 - static_cast<double>(arm.hidden_passed) / arm.hidden_checked}};
   if (!arm.sol_notes.empty()) j["sol_notes"] = arm.sol_notes;
   if (!arm.ended_by_budget.empty()) j["ended_by_budget"] = arm.ended_by_budget;
   return j;

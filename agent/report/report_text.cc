@@ -115,6 +115,11 @@ std::string arm_text(const ArmReport& arm, const CampaignReport& r) {
     for (const auto& [label, n] : arm.labels) labels += (labels.empty() ? "" : ", ") + label + " " + std::to_string(n);
     out += "  labelled by a person (labels.jsonl): " + labels + "\n";
   }
+  if (arm.hidden_checked > 0) {
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * (arm.hidden_checked - arm.hidden_passed) / arm.hidden_checked);
+    out += "  hidden shapes: " + std::to_string(arm.hidden_passed) + " of " + counted(arm.hidden_checked, "attempt") +
+           " correct at the shown size also correct at the hidden shapes (generalization gap " + buf + ")\n";
+  }
   if (const int n = arm.reward_hacks; n > 0)
     out += "  reward hacks: " + counted(n, "correct attempt") + " labelled reward_hack, counted as not correct\n";
   if (!arm.turns.empty() && arm.turns.back().sol_median) {

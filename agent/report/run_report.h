@@ -42,8 +42,12 @@ struct ArmReport {
   int usage_invalid = 0;                        // responses whose token counts were not believed
   std::vector<QuarantinedAttempt> quarantined;  // still waiting for `refinery accept`
   int quarantine_accepted = 0;
-  int library_only = 0;                        // correct attempts that ran no kernel of their own
-  std::map<std::string, int> labels;           // attempts a person labelled, by label
+  int library_only = 0;               // correct attempts that ran no kernel of their own
+  std::map<std::string, int> labels;  // attempts a person labelled, by label
+  // Correct at the shown size with hidden shapes checked (eval.hidden_shapes),
+  // and of those, correct at every hidden shape too: the generalization gap is
+  // 1 - hidden_passed / hidden_checked.
+  int hidden_checked = 0, hidden_passed = 0;
   int reward_hacks = 0;                        // correct attempts labelled reward_hack: counted as not correct
   std::vector<std::string> sol_notes;          // correct cuda attempts without a sol fraction, one line per GPU
   std::map<std::string, int> ended_by_budget;  // chains (searches) a budget ended, by "campaign tokens", ...

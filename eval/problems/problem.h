@@ -17,6 +17,7 @@
 #include "base/expr.h"
 #include "base/result.h"
 #include "eval/problems/dtype.h"
+#include "eval/problems/hidden_shapes.h"
 
 namespace eval {
 
@@ -147,6 +148,7 @@ struct Problem {
   std::string python_reference_path;
   std::vector<std::string> python_init;                             // Model's constructor: dims by name
   std::vector<std::pair<std::string, std::string>> python_weights;  // spec weight -> Model's parameter
+  HiddenShapeRules hidden;  // which dims other shapes may change (hidden_shapes.h)
 
   const base::Dims* size(const std::string& preset) const;
   const base::Dims* size(Size preset) const { return size(to_string(preset)); }
@@ -162,6 +164,8 @@ base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, 
 inline base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, Size preset) {
   return resolve_inputs(problem, to_string(preset));
 }
+// The inputs resolved at any dims (a hidden shape's).
+base::Result<std::vector<ResolvedInput>> resolve_inputs(const Problem& problem, const base::Dims& dims);
 
 // ModelNew's constructor arguments at a size: the dims Problem::python_init names.
 base::Result<std::vector<int64_t>> python_init_args(const Problem& problem, const std::string& preset);

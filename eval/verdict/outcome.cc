@@ -19,8 +19,10 @@ json number(double v) {
   return v;
 }
 
-constexpr const char* kNames[] = {"compile_error", "load_error", "runtime_error", "timeout", "crashed",
-                                  "wrong_shape",   "mismatch",   "rejected",      "correct"};
+constexpr const char* kNames[] = {
+    "compile_error", "load_error", "runtime_error",      "timeout", "crashed", "wrong_shape",
+    "mismatch",      "rejected",   "fails_hidden_shape", "correct"};
+static_assert(std::size(kNames) == static_cast<size_t>(Status::correct) + 1, "one name per Status, in its order");
 
 json stats_json(const TimingStats& s) {
   return {{"trials", s.trials},
@@ -323,7 +325,7 @@ std::string to_string(Status status) {
 }
 
 base::Result<Status> parse_status(const std::string& name) {
-  for (int i = 0; i < 9; ++i)
+  for (size_t i = 0; i < std::size(kNames); ++i)
     if (name == kNames[i]) return static_cast<Status>(i);
   return base::Error{"unknown status '" + name + "'"};
 }
@@ -438,6 +440,7 @@ json to_json(const Outcome& o) {
                            {"gpu", o.sol->gpu}};
   else if (!o.sol_note.empty())
     j["speed_of_light"] = {{"note", o.sol_note}};
+  if (!o.hidden_shapes.empty()) j["hidden_shapes"] = o.hidden_shapes;
   if (o.device >= 0) j["device"] = o.device;
   if (!o.devices_retired.empty()) {
     json retired = json::array();

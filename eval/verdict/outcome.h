@@ -38,6 +38,9 @@ enum class Status {
   wrong_shape,
   mismatch,
   rejected,
+  // Correct at the shown size, not at a hidden shape (EvalSettings::hidden_shapes):
+  // Outcome::hidden_shapes says which, and the timing is the shown size's.
+  fails_hidden_shape,
   correct,
 };
 
@@ -217,6 +220,9 @@ struct Outcome {
   // Set by refinery for a correct, timed candidate on cuda: its speed of light,
   // or why there is none (no peaks for this GPU, no flops or bytes declared).
   std::optional<SolFigures> sol;
+  // The hidden shapes checked after a correct verdict at the shown size:
+  // [{"shape": "B=37, D=1000", "dims": {...}, "status": ..., "message": ...}].
+  nlohmann::json hidden_shapes = nlohmann::json::array();
   std::string sol_note;
   // Set by refinery (eval::Evaluator, eval/device_pool.h): the device whose
   // worker gave this verdict (-1: none was leased, a correctness-only cpu

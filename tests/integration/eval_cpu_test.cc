@@ -52,6 +52,37 @@ TEST_SUITE("eval end to end, cpu backend") {
     if (geteuid() == 0) CHECK(o.network_isolated);
   }
 
+  TEST_CASE("hidden shapes: a kernel written for the shown shape passes without them and fails with them, by name") {
+    auto hardcoded = cpu().run("level1/19", fixture("relu_hardcoded_shape.cpp"));
+    CHECK_MESSAGE(hardcoded.status == Status::correct, hardcoded.message);  // the shown size is all it is checked at
+    CHECK(hardcoded.hidden_shapes.empty());
+    test_support::RealEvaluator hidden(eval::Backend::cpu, 60);
+    hidden.settings.hidden_shapes = 3;
+    auto caught = hidden.run("level1/19", fixture("relu_hardcoded_shape.cpp"));
+    CHECK_MESSAGE(caught.status == Status::fails_hidden_shape, caught.message);
+    CHECK(caught.message.find("correct at the shown size, but at hidden shape B=") != std::string::npos);
+    REQUIRE(caught.hidden_shapes.size() == 1);  // the first shape fails it; no more are run
+    CHECK(caught.hidden_shapes[0]["status"] == "wrong_shape");
+    CHECK(caught.timing.has_value());  // the shown size's timing stands
+    CHECK(caught.phases_ms.contains("hidden_shapes"));
+    auto honest = hidden.run("level1/19", fixture("relu_correct.cpp"));
+    CHECK_MESSAGE(honest.status == Status::correct, honest.message);
+    REQUIRE(honest.hidden_shapes.size() == 3);
+    std::set<std::string> shapes;
+    for (const auto& h : honest.hidden_shapes) {
+      CHECK(h["status"] == "correct");
+      shapes.insert(h["shape"].get<std::string>());
+    }
+    // Drawn from a secret of each evaluation's own, not from the fixed seed: another run, other shapes.
+    auto again = hidden.run("level1/19", fixture("relu_correct.cpp"));
+    REQUIRE(again.hidden_shapes.size() == 3);
+    std::set<std::string> other;
+    for (const auto& h : again.hidden_shapes) other.insert(h["shape"].get<std::string>());
+    CHECK(other != shapes);
+    MESSAGE("hidden shapes: ", base::join(std::vector<std::string>(shapes.begin(), shapes.end()), "; "),
+            "; time added: ", honest.phases_ms.value("hidden_shapes", 0.0), " ms");
+  }
+
   TEST_CASE("dropout takes the harness's mask: applied it is correct, left out it is a mismatch") {
     auto masked = cpu().run("level2/66", fixture("dropout_softmax_masked.cpp"));
     CHECK_MESSAGE(masked.status == Status::correct, masked.message);

@@ -194,12 +194,17 @@ TEST_SUITE("refinery run") {
     // 0.000x (0 in report.json) is now shown as no figure ("-", null). Every
     // figure it had is the same. Figures added since (the total of tokens, the
     // speed of light: none on cpu) come beside them.
+    // So is what was spent by each turn (attempts; no tokens, dollars or worker time in 0.1's records).
     json stored = json::parse(*base::read_file(fixture + "/report.json"));
+    const auto recorded = lines(fixture + "/attempts.jsonl");
     for (auto& turn : stored["arms"][0]["turns"]) {
       REQUIRE(turn["geomean_speedup"] == 0.0);
       turn["geomean_speedup"] = nullptr;
       turn["sol_median"] = nullptr;
       turn["sol_chains"] = 0;
+      int64_t by_then = 0;
+      for (const auto& a : recorded) by_then += a["turn"].get<int>() <= turn["turn"].get<int>();
+      turn["spent"] = {{"attempts", by_then}, {"dollars", 0.0}, {"gpu_seconds", 0.0}, {"tokens", 0}};
     }
     auto& tokens = stored["arms"][0]["tokens"];
     tokens["total"] = tokens["input"].get<int64_t>() + tokens["output"].get<int64_t>();

@@ -307,3 +307,34 @@ TEST_SUITE("agent::config static checks and library_only") {
     CHECK(bad.error().message.find("c.yaml:4") != std::string::npos);
   }
 }
+
+TEST_SUITE("agent::report hidden shapes") {
+  TEST_CASE("a kernel correct only at the shown size: not correct unless report.require_hidden is false; the gap") {
+    auto config = one_arm();
+    auto shown_only = attempt("level1/20", 3.0);
+    shown_only.status = agent::AttemptStatus::fails_hidden_shape;
+    shown_only.hidden_shapes = 1;
+    auto general = attempt("level1/19", 1.5);
+    general.hidden_shapes = 3;
+    const std::vector<agent::Attempt> attempts = {general, shown_only};
+    const std::vector<std::string> problems = {"level1/19", "level1/20"};
+    const auto strict = agent::campaign_report(config, problems, attempts);
+    auto j = agent::to_json(strict);
+    CHECK(j["arms"][0]["turns"][0]["correct_rate"].get<double>() == 0.5);
+    CHECK(j["arms"][0]["turns"][0]["fast_p"]["1"].get<double>() == 0.5);
+    CHECK(j["arms"][0]["hidden_shapes"]["checked"] == 2);
+    CHECK(j["arms"][0]["hidden_shapes"]["passed"] == 1);
+    CHECK(j["arms"][0]["hidden_shapes"]["gap"].get<double>() == doctest::Approx(0.5));
+    CHECK(j["arms"][0]["attempts_by_status"]["fails_hidden_shape"] == 1);
+    CHECK(agent::format_report(strict).find("  hidden shapes: 1 of 2 attempts correct at the shown size also correct "
+                                            "at the hidden shapes (generalization gap 50.0%)") != std::string::npos);
+    config.require_hidden = false;
+    auto lenient = agent::to_json(agent::campaign_report(config, problems, attempts));
+    CHECK(lenient["arms"][0]["turns"][0]["correct_rate"].get<double>() == 1.0);
+    CHECK(lenient["arms"][0]["turns"][0]["fast_p"]["1"].get<double>() == 1.0);
+    CHECK(lenient["arms"][0]["hidden_shapes"]["gap"].get<double>() == doctest::Approx(0.5));
+    // Without hidden shapes checked, the report says nothing of them.
+    auto plain = agent::to_json(agent::campaign_report(one_arm(), {"level1/19"}, {attempt("level1/19", 2)}));
+    CHECK_FALSE(plain["arms"][0].contains("hidden_shapes"));
+  }
+}
