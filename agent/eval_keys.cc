@@ -278,6 +278,16 @@ const std::vector<EvalKey>& eval_keys() {
          e.mode = *eval::parse_mode(name);
          return {};
        }},
+      {"precision", "precision", F::value,
+       "fp32 (default), fp16 or bf16: cast every float32 input and weight, for both sides, with the dtype's tolerance",
+       "",
+       [](KeySource& s, EvalSettings& e) -> Status {
+         TRY_ASSIGN(std::string name, s.choice({"fp32", "fp16", "bf16"}));
+         e.precision = name == "fp16"   ? eval::DType::float16
+                       : name == "bf16" ? eval::DType::bfloat16
+                                        : eval::DType::float32;
+         return {};
+       }},
       {"static_checks", "static-checks", F::value,
        "RULE=ACTION,... (off, warn, reject) or off: what the candidate's source may do (docs/integrity.md)", "",
        decode_static_checks},

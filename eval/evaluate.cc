@@ -52,8 +52,18 @@ Tolerance tolerance_without_settings(const Problem& problem, Mode mode) {
 
 }  // namespace
 
+void apply_precision(std::vector<ResolvedInput>& inputs, DType precision) {
+  if (precision == DType::float32) return;
+  for (auto& in : inputs)
+    if (!in.is_scalar && in.dtype == DType::float32) in.dtype = precision;
+}
+
 Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings) {
   Tolerance t = tolerance_without_settings(problem, settings.mode);
+  if (settings.precision != DType::float32) {
+    const Tolerance at = default_tolerance(settings.precision);
+    t = {std::max(t.atol, at.atol), std::max(t.rtol, at.rtol)};
+  }
   if (settings.atol) t.atol = *settings.atol;
   if (settings.rtol) t.rtol = *settings.rtol;
   return t;
@@ -88,6 +98,7 @@ WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::ve
   // The compat mode last, over what the settings gave, so that no later
   // assignment undoes it (a copy of the timing options made after it once
   // had --compat kernelbench flush the L2 before every call).
+  apply_precision(job.inputs, settings.precision);
   if (settings.mode == Mode::kernelbench) {
     kernelbench_draws(job.inputs);
     job.tf32_cudnn = true;           // PyTorch's default, which KernelBench leaves alone
@@ -328,6 +339,7 @@ base::Status Evaluator::check_hidden_shapes(const Problem& problem, const Worker
     const std::string shape = describe_hidden_shape(problem, to_string(settings.size), dims);
     WorkerJob h = job;
     TRY_ASSIGN(h.inputs, resolve_inputs(problem, dims));
+    apply_precision(h.inputs, settings.precision);
     if (settings.mode == Mode::kernelbench) kernelbench_draws(h.inputs);
     h.timing.enabled = false;
     h.profile = ProfileOptions{};

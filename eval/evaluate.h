@@ -34,6 +34,10 @@ namespace eval {
 // integer and mask inputs their draws, `then` its structure), or the spec's
 // kernelbench_draw where it gives one.
 void kernelbench_draws(std::vector<ResolvedInput>& inputs);
+// eval.precision: every float32 tensor input and weight becomes `precision`
+// (its draw made as before, then cast: the worker draws in a type its kernels
+// support and converts); float32 leaves them.
+void apply_precision(std::vector<ResolvedInput>& inputs, DType precision);
 
 // Splits a master seed into per-trial seeds (splitmix64), deterministic for a seed.
 std::vector<uint64_t> derive_seeds(uint64_t master, int count);

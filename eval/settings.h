@@ -69,6 +69,11 @@ struct EvalSettings {
   std::optional<LanguageId> language;
   Size size = Size::small;  // resolved from asked.size
   Mode mode = Mode::refinery;
+  // The precision both sides run at, as KernelBench's `precision` option:
+  // every float32 input and weight is drawn as it is and cast to this dtype
+  // (integer, bool and float64 inputs keep theirs), and the tolerance is at
+  // least the dtype's (fp16, bf16: 1e-2). float32: as the spec says.
+  DType precision = DType::float32;
   int trials = 5;  // correctness trials
   // Enabled, the most timed trials (max_trials, 100), the calls per window
   // (batch_calls) and the trace of every window (trace).

@@ -73,6 +73,14 @@ void put_tolerance(Values& v, const eval::Tolerance& tolerance) {
 
 }  // namespace
 
+// The prompt's line on eval.precision, or "" at fp32.
+std::string precision_line(const Target& target) {
+  if (target.precision == eval::DType::float32) return "";
+  return "\n- Precision: every float32 input and weight is cast to " + eval::to_string(target.precision) +
+         " before the call, for your kernel and the reference alike; return " + eval::to_string(target.precision) +
+         " outputs where the reference's are floating.";
+}
+
 Values first_turn_values(const eval::Problem& problem, const std::string& size, const Target& target,
                          const eval::Tolerance& tolerance, const std::string& reference_source) {
   Values v;
@@ -100,7 +108,9 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
       shape = "[" + base::join(dims_text, ", ") + "]";
     }
     const char* kind = in.is_scalar ? "scalar" : in.is_list ? "weight list" : in.is_weight ? "weight" : "tensor";
-    table += "| `" + in.name + "` | " + kind + " | " + eval::to_string(in.dtype) + " | " + shape + " |\n";
+    const eval::DType dtype =
+        !in.is_scalar && in.dtype == eval::DType::float32 ? target.precision : in.dtype;  // as eval.precision casts it
+    table += "| `" + in.name + "` | " + kind + " | " + eval::to_string(dtype) + " | " + shape + " |\n";
     at += eval::resolved_count(in);
   }
   table += lists;
@@ -108,6 +118,7 @@ Values first_turn_values(const eval::Problem& problem, const std::string& size, 
   v["backend"] = eval::to_string(target.backend);
   v["hardware"] = target.hardware;
   v["hardware_line"] = target.hardware.empty() ? "" : "\n- Hardware: " + target.hardware;
+  v["precision_line"] = precision_line(target);
   v["compiler"] = target.compiler;
   v["libtorch_version"] = target.libtorch_version;
   const eval::Language& language = eval::language(target.language);
@@ -151,6 +162,7 @@ Result<std::string> kernelbench_first_turn(const PromptTemplates& templates, con
   v["dims"] = dims.empty() ? "no dims" : base::join(dims, ", ");
   v["device"] = target.backend == eval::Backend::cuda ? "the GPU (cuda)" : "the CPU";
   v["target"] = (target.hardware.empty() ? "" : target.hardware + "; ") + "PyTorch " + target.libtorch_version;
+  v["precision_line"] = precision_line(target);
   put_tolerance(v, tolerance);
   return templates.render("kernelbench_first_turn", v);
 }

@@ -40,6 +40,9 @@ struct Target {
   std::string hardware;                               // "NVIDIA H200, 132 SMs, 141 GB HBM3e at 4.8 TB/s" or the CPU
   std::string compiler;                               // "nvcc 13.0 (sm_90a)"
   std::string libtorch_version;
+  // eval.precision: the dtype every float32 input and weight is cast to, for
+  // the candidate and the reference alike; the prompt says so.
+  eval::DType precision = eval::DType::float32;
 };
 
 Values first_turn_values(const eval::Problem& problem, const std::string& size, const Target& target,

@@ -189,7 +189,7 @@ int cmd_run(const std::vector<std::string>& argv) {
       settings,
       *templates,
       Target{settings.backend, eval::language_for(settings.backend), (*ctx)->hardware, (*ctx)->compiler_name,
-             REFINERY_TORCH_VERSION},
+             REFINERY_TORCH_VERSION, settings.precision},
       [&](const ModelConfig& m, const AttemptKey& key, const ChatRequest& request) -> base::Result<Completion> {
         if (auto r = replays.find(m.name); r != replays.end()) return r->second.answer(m, key);
         return clients.at(m.name)->complete(request);

@@ -83,6 +83,24 @@ TEST_SUITE("eval end to end, cpu backend") {
             "; time added: ", honest.phases_ms.value("hidden_shapes", 0.0), " ms");
   }
 
+  TEST_CASE("eval.precision bf16: both sides get bf16 inputs at bf16's tolerance; an fp32-only kernel fails") {
+    test_support::RealEvaluator bf16(eval::Backend::cpu, 60);
+    bf16.settings.precision = eval::DType::bfloat16;
+    const std::string generic = "#include <ATen/ATen.h>\nat::Tensor forward(at::Tensor x) { return x.clamp_min(0); }\n";
+    auto o = bf16.run("level1/19", generic);
+    CHECK_MESSAGE(o.status == Status::correct, o.message);
+    REQUIRE(o.output_shapes.size() == 1);
+    CHECK(o.output_shapes[0].find("bfloat16") != std::string::npos);
+    auto fp32_only = bf16.run("level1/19", fixture("relu_correct.cpp"));  // data_ptr<float>() on bf16 input
+    CHECK(fp32_only.status != Status::correct);
+    MESSAGE("an fp32-only kernel at bf16: ", eval::to_string(fp32_only.status), ": ", fp32_only.message.substr(0, 160));
+    auto problem = eval::ProblemIndex(eval::default_problems_root()).find("level1/19");
+    REQUIRE(problem.ok());
+    const auto tolerance = eval::effective_tolerance(*problem, bf16.settings);
+    CHECK(tolerance.atol == doctest::Approx(1e-2));
+    CHECK(tolerance.rtol == doctest::Approx(1e-2));
+  }
+
   TEST_CASE("dropout takes the harness's mask: applied it is correct, left out it is a mismatch") {
     auto masked = cpu().run("level2/66", fixture("dropout_softmax_masked.cpp"));
     CHECK_MESSAGE(masked.status == Status::correct, masked.message);

@@ -45,6 +45,7 @@ const std::map<std::string, Sample> kSamples = {
     {"max_uncertainty", {"0.2", {"--max-uncertainty", "0.2"}}},
     {"remeasure", {"3", {"--remeasure", "3"}}},
     {"hidden_shapes", {"3", {"--hidden-shapes", "3"}}},
+    {"precision", {"bf16", {"--precision", "bf16"}}},
     {"allow_untrusted", {"true", {"--allow-untrusted"}}},
     {"compile_memory_gib", {"4.5", {"--compile-memory-gib", "4.5"}}},
     {"lean_headers", {"false", {"--full-headers"}}},

@@ -144,6 +144,19 @@ TEST_SUITE("agent::prompt") {
     auto refinery = real->render("first_turn", values);
     REQUIRE(refinery.ok());
     CHECK(refinery->find("Hardware") == std::string::npos);
+    CHECK(refinery->find("Precision") == std::string::npos);
+    CHECK(refinery->find("| float32 |") != std::string::npos);
+    // eval.precision: both prompts say the dtype, and the input table gives it.
+    agent::Target half = target;
+    half.precision = eval::DType::bfloat16;
+    auto cast = real->render("first_turn", agent::first_turn_values(*problem, "full", half, {1e-2, 1e-2}, "x"));
+    REQUIRE(cast.ok());
+    CHECK(cast->find("- Precision: every float32 input and weight is cast to bfloat16") != std::string::npos);
+    CHECK(cast->find("| float32 |") == std::string::npos);
+    CHECK(cast->find("| bfloat16 |") != std::string::npos);
+    auto kb = agent::kernelbench_first_turn(*real, *problem, "full", half, {1e-2, 1e-2}, agent::KernelLanguage::cuda);
+    REQUIRE(kb.ok());
+    CHECK(kb->find("cast to bfloat16") != std::string::npos);
   }
 
   TEST_CASE("feedback for a library-only kernel says its speedup counts for nothing, and why") {
