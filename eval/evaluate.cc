@@ -332,8 +332,12 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
 base::Status Evaluator::check_hidden_shapes(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
                                             Outcome& outcome) {
   const uint64_t secret = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  TRY_ASSIGN(std::vector<base::Dims> shapes,
-             draw_hidden_shapes(problem, to_string(settings.size), settings.hidden_shapes, secret));
+  auto drawn = draw_hidden_shapes(problem, to_string(settings.size), settings.hidden_shapes, secret);
+  if (!drawn) {  // no dim of its rules can move at this size: checked at the shown size only, and said so
+    outcome.hidden_shapes.push_back({{"note", drawn.error().message}});
+    return {};
+  }
+  const std::vector<base::Dims>& shapes = *drawn;
   const auto t0 = Clock::now();
   for (const auto& dims : shapes) {
     const std::string shape = describe_hidden_shape(problem, to_string(settings.size), dims);

@@ -94,7 +94,8 @@ void Attempt::take(const eval::Outcome& o) {
   library_only = o.library_only;
   device = o.device >= 0 ? std::optional(o.device) : std::nullopt;
   sol_fraction = o.sol ? std::optional(o.sol->fraction) : std::nullopt;
-  hidden_shapes = static_cast<int>(o.hidden_shapes.size());
+  hidden_shapes = 0;  // the shapes checked; a note (no dim could move at this size) is none
+  for (const auto& h : o.hidden_shapes) hidden_shapes += h.contains("status");
   const auto wall = o.phases_ms.find("worker_wall");
   worker_s = wall != o.phases_ms.end() && wall->is_number() ? wall->get<double>() / 1000 : 0;
   // What a reader of results needs to say where a number came from; the rest
