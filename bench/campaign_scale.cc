@@ -34,6 +34,7 @@
 #include "agent/campaign/strategy.h"
 #include "agent/cli/args.h"
 #include "base/fs.h"
+#include "base/mix.h"
 #include "base/text.h"
 #include "eval/problems/problem.h"
 #include "eval/problems/problem_index.h"
@@ -41,13 +42,6 @@
 namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 // A response that looks like a model's: a paragraph and a code block of about `bytes`.
 std::string fake_response(const agent::AttemptKey& key, size_t bytes) {
@@ -60,7 +54,7 @@ std::string fake_response(const agent::AttemptKey& key, size_t bytes) {
 }
 
 eval::Outcome fake_outcome(const std::string& source) {
-  uint64_t h = mix(std::hash<std::string>{}(source));
+  uint64_t h = base::mix64(std::hash<std::string>{}(source));
   eval::Outcome o;
   o.phases_ms = {{"compile", 0}, {"total", 0}};
   switch (h % 10) {

@@ -260,20 +260,21 @@ class Scheduler {
         st->turn = n.round;
         st->parent = n.parent;
         st->history = std::move(n.history);
-        if (!n.inspirations.empty()) {
-          auto shown = inspirations(s->c, n.inspirations);
-          if (!shown) {
-            fail(shown.error());
-            return false;
-          }
-          if (!st->history.empty() && !shown->empty()) st->history.back().content += "\n\n" + *shown;
-        }
         st->system = s->system;
         st->first = s->first;
         st->search = s;
         if (auto done = d_.store.attempt(key_of(*st))) {
           take_node(*s, *done);
           continue;
+        }
+        if (!n.inspirations.empty() && !st->history.empty()) {
+          auto shown = render_inspirations(
+              d_.templates, eval::language(s->c.strategy->candidate_language(d_.target.backend)), n.inspirations);
+          if (!shown) {
+            fail(shown.error());
+            return false;
+          }
+          if (!shown->empty()) st->history.back().content += "\n\n" + *shown;
         }
         asked.push_back(std::move(st));
       }
@@ -282,12 +283,12 @@ class Scheduler {
       bool any_new = false;
       for (const auto& st : asked) any_new |= !d_.store.response(key_of(*st));
       if (any_new) {
-        std::vector<Attempt> done;
+        double best_sol = 0;
         {
           std::lock_guard<std::mutex> lock(s->mutex);
-          done = s->done;
+          best_sol = best_sol_of(s->done);
         }
-        if (sol_reached(s->c, key_of(*asked.front()), done) || budget_reached(s->c, key_of(*asked.front())))
+        if (sol_reached(s->c, key_of(*asked.front()), best_sol) || budget_reached(s->c, key_of(*asked.front())))
           return false;
       }
       {
@@ -299,28 +300,6 @@ class Scheduler {
       return true;
     }
     return false;
-  }
-
-  // The text that shows a node's inspirations (prompts/evolve_inspiration*.txt):
-  // each one's code as the extraction finds it, with its verdict.
-  base::Result<std::string> inspirations(const Chain& c, const std::vector<Attempt>& shown) const {
-    const eval::Language& language = eval::language(c.strategy->candidate_language(d_.target.backend));
-    std::string kernels;
-    for (const auto& a : shown) {
-      auto code = extract_code(a.response_text, language);
-      if (!code.code) continue;
-      std::string verdict = to_string(a.status);
-      if (a.correct() && a.speedup) verdict += ", " + base::format_number(*a.speedup) + "x the reference's speed";
-      TRY_ASSIGN(std::string one,
-                 d_.templates.render("evolve_inspiration",
-                                     {{"key", "s" + std::to_string(a.key.sample) + "/t" + std::to_string(a.key.turn)},
-                                      {"verdict", verdict},
-                                      {"fence", code.language},
-                                      {"code", *code.code}}));
-      kernels += (kernels.empty() ? "" : "\n\n") + one;
-    }
-    if (kernels.empty()) return std::string();
-    return d_.templates.render("evolve_inspirations", {{"kernels", kernels}});
   }
 
   // A finished node joins its search, and the progress.
@@ -387,17 +366,21 @@ class Scheduler {
     return which;
   }
 
-  // Whether the chain's (the search's) best counted kernel has reached the
-  // strategy's stop_at_sol fraction of the speed-of-light bound; noted in
-  // budget.jsonl as "stop_at_sol" when it has.
-  bool sol_reached(const Chain& c, const AttemptKey& key, const std::vector<Attempt>& done) {
-    if (!c.strategy->stop_at_sol) return false;
+  // The best speed-of-light fraction among the attempts whose speedup counts (0: none).
+  double best_sol_of(const std::vector<Attempt>& done) const {
+    double best = 0;
     for (const auto& a : done)
-      if (counts(a) && a.sol_fraction && *a.sol_fraction >= *c.strategy->stop_at_sol) {
-        note_end(c, key, "stop_at_sol");
-        return true;
-      }
-    return false;
+      if (counts(a) && a.sol_fraction) best = std::max(best, *a.sol_fraction);
+    return best;
+  }
+
+  // Whether the chain's (the search's) best counted kernel, at `best_sol` of
+  // the speed-of-light bound, has reached the strategy's stop_at_sol; noted
+  // in budget.jsonl as "stop_at_sol" when it has.
+  bool sol_reached(const Chain& c, const AttemptKey& key, double best_sol) {
+    if (!c.strategy->stop_at_sol || best_sol < *c.strategy->stop_at_sol) return false;
+    note_end(c, key, "stop_at_sol");
+    return true;
   }
 
   // RUN/budget.jsonl's line for a chain a budget (or stop_at_sol) ended, once per run.
@@ -429,7 +412,6 @@ class Scheduler {
         absorb(*st, *done);
         continue;
       }
-      if (!d_.store.response(key) && sol_reached(st->c, key, st->done)) return false;
       if (!may_ask(*st)) return false;
       return dispatch(st, next.history);
     }
@@ -455,10 +437,11 @@ class Scheduler {
   }
 
   // Whether a chain's next request may be made: a response already received
-  // costs nothing more; otherwise every budget must have room.
+  // costs nothing more; otherwise the chain's best kernel must be short of
+  // stop_at_sol and every budget must have room.
   bool may_ask(const ChainState& st) {
     const AttemptKey key = key_of(st);
-    return d_.store.response(key) || !budget_reached(st.c, key);
+    return d_.store.response(key) || (!sol_reached(st.c, key, best_sol_of(st.done)) && !budget_reached(st.c, key));
   }
 
   base::Status write_prompt(const AttemptKey& key, const ChatRequest& request) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "agent/campaign/extract.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "build_info.h"
@@ -287,6 +288,25 @@ Result<std::string> render_feedback(const PromptTemplates& templates, const eval
   }
   TRY_ASSIGN(std::string outro, templates.render("feedback_outro", {}));
   return out + "\n" + outro;
+}
+
+Result<std::string> render_inspirations(const PromptTemplates& templates, const eval::Language& language,
+                                        const std::vector<Attempt>& shown) {
+  std::string kernels;
+  for (const auto& a : shown) {
+    auto code = extract_code(a.response_text, language);
+    if (!code.code) continue;
+    std::string verdict = to_string(a.status);
+    if (a.correct() && a.speedup) verdict += ", " + base::format_number(*a.speedup) + "x the reference's speed";
+    TRY_ASSIGN(std::string one, templates.render("evolve_inspiration", {{"key", "s" + std::to_string(a.key.sample) +
+                                                                                    "/t" + std::to_string(a.key.turn)},
+                                                                        {"verdict", verdict},
+                                                                        {"fence", code.language},
+                                                                        {"code", *code.code}}));
+    kernels += (kernels.empty() ? "" : "\n\n") + one;
+  }
+  if (kernels.empty()) return std::string();
+  return templates.render("evolve_inspirations", {{"kernels", kernels}});
 }
 
 }  // namespace agent

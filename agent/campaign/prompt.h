@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/campaign/attempt.h"
 #include "agent/campaign/strategy_kind.h"
 #include "base/result.h"
 #include "eval/build/language.h"
@@ -69,6 +70,12 @@ KernelLanguage default_kernels(eval::Backend backend);
 // profiler::summarize's text, within that function's own default budget.
 base::Result<std::string> render_feedback(const PromptTemplates& templates, const eval::Outcome& outcome,
                                           const std::vector<std::string>& kinds, int turn, size_t budget_bytes = 4000);
+
+// What an evolve node's prompt shows after its parent's feedback
+// (prompts/evolve_inspiration*.txt): each inspiration's code as the
+// extraction finds it in `language`, with its verdict; "" when none has code.
+base::Result<std::string> render_inspirations(const PromptTemplates& templates, const eval::Language& language,
+                                              const std::vector<Attempt>& shown);
 
 // The first lines of a compiler log that matter: from the first error on.
 std::string trim_compile_log(const std::string& log, size_t budget_bytes);

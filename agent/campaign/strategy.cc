@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/mix.h"
+
 namespace agent {
 namespace {
 
@@ -142,15 +144,6 @@ class Beam : public Search {
   int width_, branch_, rounds_;
 };
 
-// splitmix64: a generator whose output is the same on every platform (the
-// standard distributions are not).
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 uint64_t fnv1a(const std::string& text) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
@@ -234,8 +227,9 @@ class EvolveSearch : public Search {
   size_t draw(size_t n, int r, int sample) const {
     double total = 0;
     for (size_t k = 0; k < n; ++k) total += 1.0 / static_cast<double>(k + 1);
-    const uint64_t bits = mix(seed_ ^ mix(static_cast<uint64_t>(r) << 32 | static_cast<uint32_t>(sample)));
-    double x = static_cast<double>(bits >> 11) * 0x1.0p-53 * total;
+    const uint64_t bits =
+        base::mix64(seed_ ^ base::mix64(static_cast<uint64_t>(r) << 32 | static_cast<uint32_t>(sample)));
+    double x = base::unit_interval(bits) * total;
     for (size_t k = 0; k < n; ++k) {
       x -= 1.0 / static_cast<double>(k + 1);
       if (x < 0) return k;

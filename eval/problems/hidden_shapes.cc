@@ -3,18 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/mix.h"
 #include "base/text.h"
 #include "eval/problems/problem.h"
 
 namespace eval {
 namespace {
-
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // The range a rule allows at a size whose value is `shown`.
 std::pair<int64_t, int64_t> range_of(const VaryRule& r, int64_t shown) {
@@ -45,14 +39,14 @@ base::Result<std::vector<base::Dims>> draw_hidden_shapes(const Problem& problem,
   }
   if (!movable) return base::Error{problem.id + ": no dim of its hidden_shapes rules can change at size " + preset};
   std::vector<base::Dims> out;
-  uint64_t state = mix(seed ^ 0x6869646465ULL);
+  uint64_t state = base::mix64(seed ^ 0x6869646465ULL);
   for (int k = 0; k < n; ++k) {
     for (int attempt = 0;; ++attempt) {
       base::Dims d = *shown;
       for (const auto& r : problem.hidden.vary) {
         auto [lo, hi] = range_of(r, shown->at(r.dim));
-        state = mix(state);
-        const double u = static_cast<double>(state >> 11) * 0x1.0p-53;
+        state = base::mix64(state);
+        const double u = base::unit_interval(state);
         // Log-uniform over [lo, hi + 1): small sizes as likely as large ones.
         const double v = std::exp(std::log(static_cast<double>(lo)) +
                                   u * (std::log(static_cast<double>(hi) + 1) - std::log(static_cast<double>(lo))));

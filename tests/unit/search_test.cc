@@ -444,6 +444,23 @@ TEST_SUITE("agent::search") {
     BeamRun resumed(dir.path + "/run", beam_sol);
     REQUIRE(resumed.run().ok());
     CHECK(resumed.asked.empty());
+    // A chain: refine, 3 samples x 3 turns; sample 2's kernel (every turn of it) is at 75% of the
+    // bound, sample 1's at 60%, sample 0's never correct. Only sample 2's chain stops, after turn 1.
+    const std::string refine =
+        std::string(kConfig).replace(std::string(kConfig).find("  - name: beam"), std::string::npos,
+                                     "  - name: refine\n    kind: refine\n    samples: 3\n    turns: 3\n"
+                                     "    stop_at_sol: 0.7\n");
+    test_support::TempDir chain("refinery-sol-chain");
+    BeamRun chains(chain.path + "/run", refine);
+    REQUIRE(chains.run().ok());
+    std::set<std::string> keys;
+    for (const auto& a : chains.store->attempts()) keys.insert(a.key.str());
+    CHECK(keys.size() == 7);
+    CHECK(keys.count("m/refine/level1/19/s2/t1") == 1);
+    CHECK(keys.count("m/refine/level1/19/s2/t2") == 0);
+    CHECK(keys.count("m/refine/level1/19/s1/t3") == 1);
+    CHECK(base::read_file(chain.path + "/run/budget.jsonl")->find(R"("next":"m/refine/level1/19/s2/t2")") !=
+          std::string::npos);
   }
 
   TEST_CASE("evolve and stop_at_sol config: keys only with their kind, ranges, no samples") {
