@@ -175,7 +175,8 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
       doc, node,
       {"name",         "kind",          "samples",     "turns",  "feedback", "history",    "stop_after_no_improvement",
        "prompt",       "kernels",       "width",       "branch", "islands",  "per_island", "archive",
-       "inspirations", "migrate_every", "stop_at_sol", "shots",  "hardware", "budget",     "problem_budget"},
+       "inspirations", "migrate_every", "stop_at_sol", "shots",  "hardware", "budget",     "problem_budget",
+       "precision"},
       what));
   TRY_ASSIGN(YAML::Node kind, yaml::require(doc, node, "kind", what));
   TRY_ASSIGN(const StrategyKindRow* kind_row, as_row(doc, kind, "kind", strategy_kinds()));
@@ -245,6 +246,10 @@ Result<StrategyConfig> decode_strategy(const yaml::Document& doc, const YAML::No
     if (s.shots == 2) return doc.error_at(node["shots"], "'shots' is 0, 1 or 3 (zero-, one- or few-shot)");
   }
   TRY(r.boolean("hardware", s.hardware));
+  if (node["precision"]) {
+    TRY_ASSIGN(std::string name, yaml::as_choice(doc, node["precision"], "precision", eval::precision_names()));
+    s.precision = eval::parse_precision(name);
+  }
   return s;
 }
 

@@ -42,8 +42,11 @@ struct ModelConfig {
 };
 
 // What may be spent, in any of four units; an unset one is no limit. A
-// strategy stops asking once one is spent (the requests in flight then may
-// pass it by at most their number).
+// strategy stops asking once one is spent. Attempts are never passed: a
+// request counts from the moment it is asked, and a search's round is cut to
+// the attempts left; tokens, dollars and GPU seconds are known only once an
+// attempt is recorded, so the requests in flight then may pass them by at
+// most their number (agent/campaign/ledger.h).
 struct Budget {
   std::optional<int64_t> attempts;
   std::optional<int64_t> tokens;  // input + output
@@ -85,6 +88,9 @@ struct StrategyConfig {
   std::optional<KernelLanguage> kernels;
   int shots = 1;         // kernelbench: examples of an answer the first prompt shows (0, 1 or 3)
   bool hardware = true;  // whether the first prompt names the hardware
+  // The precision this strategy's attempts run at (eval.precision's values);
+  // unset: the campaign's eval.precision.
+  std::optional<eval::DType> precision;
   // The language of this strategy's candidates: python for a kernelbench
   // prompt, else the backend's.
   // A search over a tree of attempts per problem (beam, evolve), not samples x turns chains.

@@ -279,13 +279,12 @@ const std::vector<EvalKey>& eval_keys() {
          return {};
        }},
       {"precision", "precision", F::value,
-       "fp32 (default), fp16 or bf16: cast every float32 input and weight, for both sides, with the dtype's tolerance",
+       "fp32 (default), fp16 or bf16: cast every float32 input and weight, for both sides, with the dtype's tolerance "
+       "(a problem whose spec calls the precision unfit runs at fp32)",
        "",
        [](KeySource& s, EvalSettings& e) -> Status {
-         TRY_ASSIGN(std::string name, s.choice({"fp32", "fp16", "bf16"}));
-         e.precision = name == "fp16"   ? eval::DType::float16
-                       : name == "bf16" ? eval::DType::bfloat16
-                                        : eval::DType::float32;
+         TRY_ASSIGN(std::string name, s.choice(eval::precision_names()));
+         e.precision = *eval::parse_precision(name);
          return {};
        }},
       {"static_checks", "static-checks", F::value,

@@ -257,7 +257,7 @@ int run(int argc, char** argv) {
       *config,
       *store,
       problems,
-      [&](const eval::Problem&, const std::string& source, eval::LanguageId) -> base::Result<eval::Outcome> {
+      [&](const eval::Problem&, const std::string& source, const agent::EvalAs&) -> base::Result<eval::Outcome> {
         ++evaluated;
         return fake_outcome(source);
       },

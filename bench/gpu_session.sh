@@ -27,6 +27,11 @@
 #   draws      draw_cost.py: a timed call's fresh inputs, shifted copy (the old way) against a fresh draw
 #   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md;
 #              REFINERY_INTEGRITY_ONLY=word,... runs only the entries whose candidate path has one)
+#   generalize issue 36: problems check at full size with --hidden-shapes 3, or --precision bf16
+#              with REFINERY_GEN_KIND=bf16 (no timing; REFINERY_GEN_LEVELS, default 1 2 3; chunks of
+#              20 in two lanes; bench/generalize_summary.py counts what passed and the time added)
+#   sense      bench/precision_sense.py on cuda at full size: which precisions make sense for each
+#              problem (its reference in bf16 and fp16 against itself in float64)
 #   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
 #              between spaces, IDs within a group between commas; default set:level1 set:level2
 #              set:level3); REFINERY_CHECK_FLAGS, e.g. --compat kernelbench; REFINERY_CHECK_TAG
@@ -217,6 +222,52 @@ PY
       REFINERY_BENCH_BACKEND=cuda REFINERY_BENCH_SIZE=small timeout "$(left 200)" bench/batch_size.sh build-gpu 3 \
         "${REFINERY_BATCH_SIZES:-1 8 64}" > "$out/batch.log" 2>&1
       cat "$out/batch.log" ;;
+    generalize)
+      # Issue 36 on the GPU: references at full size checked at 3 hidden shapes (REFINERY_GEN_KIND=hidden)
+      # or at bf16 (bf16), without timing, for the levels in REFINERY_GEN_LEVELS (default 1 2 3), in
+      # chunks of 20 problems so that a call cut short keeps the chunks it finished, two lanes side
+      # by side (three ran level 3 out of memory once). Chunks go to scratch and are merged into one
+      # file per kind: a call brings back only a few files. REFINERY_GEN_FLAGS adds flags.
+      kind=${REFINERY_GEN_KIND:-hidden}
+      flag=$([ "$kind" = bf16 ] && echo "--precision bf16" || echo "--hidden-shapes 3")
+      step "problems check $flag at full size, levels ${REFINERY_GEN_LEVELS:-1 2 3}, two lanes"
+      scratch=$(mktemp -d)
+      ids=$(for l in ${REFINERY_GEN_LEVELS:-1 2 3}; do ls "problems/level$l" | sort -V | cut -d_ -f1 | sed "s#^#level$l/#"; done)
+      # shellcheck disable=SC2086
+      printf '%s\n' $ids | split -l 20 - "$scratch/chunk_"
+      lane() {  # every other chunk, from $1
+        local n=0
+        for chunk in "$scratch"/chunk_*; do
+          n=$((n + 1))
+          (( n % 2 == $1 )) || continue
+          # shellcheck disable=SC2046,SC2086
+          timeout "$(left 300)" build-gpu/refinery problems check $(cat "$chunk") --backend cuda --size full \
+            --no-timing $flag ${REFINERY_GEN_FLAGS:-} --json > "$chunk.json" 2> "$chunk.err"
+          echo "$(head -1 "$chunk")..: exit $?" >> "$scratch/walls.txt"
+        done
+      }
+      lane 0 & lane 1 & wait
+      python3 - "$scratch" "$out/generalize_$kind.json" <<'PY'
+import glob, json, sys
+rows = []
+for f in sorted(glob.glob(sys.argv[1] + "/chunk_*.json")):
+    try:
+        rows += json.load(open(f))
+    except ValueError:
+        print("cut short:", open(f[:-5]).read().split())
+json.dump(rows, open(sys.argv[2], "w"))
+PY
+      cat "$scratch/walls.txt"
+      python3 bench/generalize_summary.py "$out" | tee "$out/generalize_$kind.txt" ;;
+    sense)
+      # Which precisions make sense for each problem (bench/precision_sense.py): every reference.py
+      # at full size in bf16 and fp16 against itself in float64 on the same rounded values.
+      step "precision_sense: all 250 at full size, bf16 and fp16 against float64"
+      ids=$(for d in problems/level*/*/; do l=${d#problems/}; echo "${l%%/*}/$(basename "$d" | cut -d_ -f1)"; done | sort -V)
+      # shellcheck disable=SC2086
+      timeout "$(left "${REFINERY_SENSE_CAP:-400}")" python3 bench/precision_sense.py --size full --device cuda \
+        --refinery build-gpu/refinery --json "$out/precision_sense.json" $ids > "$out/precision_sense.txt" 2>&1
+      grep -v " ok " "$out/precision_sense.txt" | cut -c1-250 ;;
     draws)
       step "fresh inputs: shifted copy against a fresh draw"
       timeout "$(left 120)" python3 bench/draw_cost.py cuda 10 2>&1 | tee "$out/draws.log" ;;

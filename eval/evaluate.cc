@@ -50,6 +50,12 @@ Tolerance tolerance_without_settings(const Problem& problem, Mode mode) {
   return default_tolerance(DType::float32);
 }
 
+// The precision the outcome's problem ran at, where eval.precision is not fp32.
+void note_precision(const Problem& problem, const EvalSettings& settings, Outcome& outcome) {
+  if (settings.precision == DType::float32) return;
+  outcome.precision = precision_name(precision_for(problem, settings.precision, &outcome.precision_note));
+}
+
 }  // namespace
 
 void apply_precision(std::vector<ResolvedInput>& inputs, DType precision) {
@@ -58,10 +64,19 @@ void apply_precision(std::vector<ResolvedInput>& inputs, DType precision) {
     if (!in.is_scalar && in.dtype == DType::float32) in.dtype = precision;
 }
 
+DType precision_for(const Problem& problem, DType asked, std::string* why) {
+  for (const auto& [unfit, reason] : problem.unfit_precisions)
+    if (unfit == asked) {
+      if (why) *why = problem.id + " runs at fp32: its spec calls " + precision_name(asked) + " unfit (" + reason + ")";
+      return DType::float32;
+    }
+  return asked;
+}
+
 Tolerance effective_tolerance(const Problem& problem, const EvalSettings& settings) {
   Tolerance t = tolerance_without_settings(problem, settings.mode);
-  if (settings.precision != DType::float32) {
-    const Tolerance at = default_tolerance(settings.precision);
+  if (const DType precision = precision_for(problem, settings.precision); precision != DType::float32) {
+    const Tolerance at = default_tolerance(precision);
     t = {std::max(t.atol, at.atol), std::max(t.rtol, at.rtol)};
   }
   if (settings.atol) t.atol = *settings.atol;
@@ -98,7 +113,7 @@ WorkerJob make_job(const Problem& problem, const EvalSettings& settings, std::ve
   // The compat mode last, over what the settings gave, so that no later
   // assignment undoes it (a copy of the timing options made after it once
   // had --compat kernelbench flush the L2 before every call).
-  apply_precision(job.inputs, settings.precision);
+  apply_precision(job.inputs, precision_for(problem, settings.precision));
   if (settings.mode == Mode::kernelbench) {
     kernelbench_draws(job.inputs);
     job.tf32_cudnn = true;           // PyTorch's default, which KernelBench leaves alone
@@ -160,6 +175,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
       TRY_ASSIGN(init_args, python_init_args(problem, to_string(settings.size)));
       // The inputs a build that runs the module once (Triton) makes up.
       TRY_ASSIGN(std::vector<ResolvedInput> resolved, resolve_inputs(problem, settings.size));
+      apply_precision(resolved, precision_for(problem, settings.precision));
       nlohmann::json specs = nlohmann::json::array();
       for (const auto& in : resolved)
         specs.push_back({{"shape", in.shape},
@@ -245,7 +261,9 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   // by side, on no device of the pool.
   if (settings.backend == Backend::cpu && !settings.timing.enabled) {
     job.device = pool_.devices().empty() ? 0 : pool_.devices().front();
-    return measure(problem, job, settings);
+    TRY_ASSIGN(Outcome outcome, measure(problem, job, settings));
+    note_precision(problem, settings, outcome);
+    return outcome;
   }
   // The probe of a device after a suspect outcome: the reference against itself, alone.
   auto probe = [&](int device) -> base::Status {
@@ -272,6 +290,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   outcome.device = pooled.device;
   outcome.devices_retired = std::move(pooled.retired);
   if (pooled.probes > 0) outcome.phases_ms["device_probe"] = pooled.probe_ms;
+  note_precision(problem, settings, outcome);
   return outcome;
 }
 
@@ -343,7 +362,7 @@ base::Status Evaluator::check_hidden_shapes(const Problem& problem, const Worker
     const std::string shape = describe_hidden_shape(problem, to_string(settings.size), dims);
     WorkerJob h = job;
     TRY_ASSIGN(h.inputs, resolve_inputs(problem, dims));
-    apply_precision(h.inputs, settings.precision);
+    apply_precision(h.inputs, precision_for(problem, settings.precision));
     if (settings.mode == Mode::kernelbench) kernelbench_draws(h.inputs);
     h.timing.enabled = false;
     h.profile = ProfileOptions{};

@@ -38,6 +38,10 @@ void kernelbench_draws(std::vector<ResolvedInput>& inputs);
 // (its draw made as before, then cast: the worker draws in a type its kernels
 // support and converts); float32 leaves them.
 void apply_precision(std::vector<ResolvedInput>& inputs, DType precision);
+// The precision `problem` runs at when eval.precision is `asked`: asked,
+// unless the problem's spec calls it unfit (Problem::unfit_precisions): then
+// fp32, and *why (if given) says why.
+DType precision_for(const Problem& problem, DType asked, std::string* why = nullptr);
 
 // Splits a master seed into per-trial seeds (splitmix64), deterministic for a seed.
 std::vector<uint64_t> derive_seeds(uint64_t master, int count);

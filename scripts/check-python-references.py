@@ -103,16 +103,10 @@ class on_meta:
             setattr(torch, n, fn)
 
 
-def check(problem, size, refinery, problems_dir):
-    info = resolved(problem, size, refinery, problems_dir)
-    full = resolved(problem, "full", refinery, problems_dir)
-    path = os.path.join(info["dir"], "reference.py")
-    if not os.path.exists(path):
-        return "no reference.py"
-    m = load_module(path)
-    for name in ("Model", "get_inputs", "get_init_inputs"):
-        if not hasattr(m, name):
-            return f"reference.py defines no {name}"
+def instantiate(info, m):
+    """The Model built from the size's dims with every weight drawn as the spec draws it, and
+    forward's inputs drawn likewise: (model, inputs, constructor parameters), or a string that
+    says what is wrong."""
     weights_map = getattr(m, "WEIGHTS", {})
     params = [p for p in inspect.signature(m.Model.__init__).parameters.values() if p.name != "self"]
     args = {}
@@ -149,6 +143,23 @@ def check(problem, size, refinery, problems_dir):
     unset = [n for n, _ in model.named_parameters() if n not in set_names]
     if unset:
         return f"the Model's parameters {unset[:4]} are no weight of the spec"
+    return model, forward_inputs, params
+
+
+def check(problem, size, refinery, problems_dir):
+    info = resolved(problem, size, refinery, problems_dir)
+    full = resolved(problem, "full", refinery, problems_dir)
+    path = os.path.join(info["dir"], "reference.py")
+    if not os.path.exists(path):
+        return "no reference.py"
+    m = load_module(path)
+    for name in ("Model", "get_inputs", "get_init_inputs"):
+        if not hasattr(m, name):
+            return f"reference.py defines no {name}"
+    built = instantiate(info, m)
+    if isinstance(built, str):
+        return built
+    model, forward_inputs, params = built
     # In its default (training) mode, as KernelBench runs a Model.
     with torch.no_grad():
         out = model(*forward_inputs)

@@ -81,6 +81,7 @@ void Attempt::take(const eval::Outcome& o) {
   evaluated = true;
   mode = o.mode;
   language = o.language;
+  precision = o.precision;
   status = attempt_status(o.status);
   message = o.message;
   // As eval::summary_json (refinery eval --json) gives them: a speedup only
@@ -146,6 +147,7 @@ json to_json(const Attempt& a) {
     j["backend"] = a.backend;
     if (!a.mode.empty()) j["mode"] = a.mode;
     if (!a.language.empty()) j["language"] = a.language;
+    if (!a.precision.empty()) j["precision"] = a.precision;
     j["speedup"] = optional_number(a.speedup);
     j["candidate_ms"] = optional_number(a.candidate_ms);
     j["reference_ms"] = optional_number(a.reference_ms);
@@ -190,6 +192,7 @@ base::Result<Attempt> attempt_from_json(const json& j) {
     TRY(read(j, "backend", a.backend));
     TRY(read(j, "mode", a.mode));
     TRY(read(j, "language", a.language));
+    TRY(read(j, "precision", a.precision));
     a.evaluated = j.contains("backend");
     TRY(read(j, "speedup", a.speedup));
     TRY(read(j, "candidate_ms", a.candidate_ms));

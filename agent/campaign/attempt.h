@@ -13,6 +13,8 @@
 //                                                 (present only when the candidate was evaluated)
 //   backend                                       cpu or cuda (only when evaluated)
 //   language                                      the candidate's: cpp, cuda or python (when evaluated)
+//   precision                                     fp16, bf16, or fp32 where the problem's spec calls the one
+//                                                 asked unfit (when evaluated at a precision other than fp32)
 //   device                                        the GPU (cuda) or runner (cpu) whose worker gave the verdict,
 //                                                 when one was leased (eval/device_pool.h)
 //   devices_retired [{device, reason}]            devices a failed probe took out of the rotation
@@ -103,6 +105,7 @@ struct Attempt {
   bool evaluated = false;  // a candidate was compiled and run (backend and timings are set)
   std::string backend;     // "cpu" or "cuda", when evaluated
   std::string language;    // the candidate's (eval/build/language.h), when evaluated
+  std::string precision;   // eval.precision's name where it was not fp32 (Outcome::precision), when evaluated
   std::string mode;        // "refinery" or "kernelbench" (eval.compat), when evaluated; empty in older records
   std::optional<double> speedup, candidate_ms, reference_ms;  // when timed
   bool unstable = false;                                      // the timing's uncertainty was above eval.max_uncertainty

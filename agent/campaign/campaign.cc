@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "agent/campaign/extract.h"
+#include "agent/campaign/ledger.h"
 #include "base/fs.h"
 
 namespace agent {
@@ -76,26 +77,6 @@ struct Chain {
 
 struct SearchState;
 
-// What has been spent, against a Budget.
-struct Spent {
-  int64_t attempts = 0, tokens = 0;
-  double dollars = 0, gpu_seconds = 0;
-  void add(const Attempt& a) {
-    ++attempts;
-    tokens += a.usage.input_tokens + a.usage.output_tokens;
-    dollars += a.cost_usd;
-    gpu_seconds += a.worker_s;
-  }
-  // The first unit of `b` this has reached ("tokens"), or none.
-  std::optional<std::string> reached(const Budget& b) const {
-    if (b.attempts && attempts >= *b.attempts) return "attempts";
-    if (b.tokens && tokens >= *b.tokens) return "tokens";
-    if (b.dollars && dollars >= *b.dollars) return "dollars";
-    if (b.gpu_seconds && gpu_seconds >= *b.gpu_seconds) return "gpu_seconds";
-    return std::nullopt;
-  }
-};
-
 // A chain being run: its prompts, its finished turns, and where it stands.
 // Or one node of a search: its key's sample, turn and parent, and what its
 // prompt carries.
@@ -106,6 +87,7 @@ struct ChainState {
   double best = -1;                          // the fastest correct speedup so far, for the progress line
   int turn = 0;                              // the turn being run
   std::shared_ptr<SearchState> search;       // a node's search; null in a chain
+  bool in_flight = false;                    // its request is claimed in the Ledger until recorded or ended
   std::optional<AttemptKey::Parent> parent;  // a node's
   std::vector<Message> history;              // a node's: after the first prompt
 };
@@ -218,19 +200,21 @@ class Scheduler {
     const auto& c = st.c;
     Target target = d_.target;
     if (!c.strategy->hardware) target.hardware.clear();
+    // The strategy's precision, as the problem's spec allows it (eval::precision_for).
+    eval::EvalSettings settings = d_.eval_settings;
+    settings.precision = c.strategy->precision.value_or(settings.precision);
+    target.precision = eval::precision_for(*c.problem, settings.precision);
+    const eval::Tolerance tolerance = eval::effective_tolerance(*c.problem, settings);
     if (c.strategy->prompt == PromptStyle::kernelbench) {
       const KernelLanguage kernels = c.strategy->kernels.value_or(default_kernels(d_.target.backend));
-      TRY_ASSIGN(st.first, kernelbench_first_turn(d_.templates, *c.problem, eval::to_string(d_.eval_settings.size),
-                                                  target, eval::effective_tolerance(*c.problem, d_.eval_settings),
-                                                  kernels, c.strategy->shots));
+      TRY_ASSIGN(st.first, kernelbench_first_turn(d_.templates, *c.problem, eval::to_string(settings.size), target,
+                                                  tolerance, kernels, c.strategy->shots));
       TRY_ASSIGN(st.system, d_.templates.render("system", {{"language", kernelbench_language(kernels)}}));
       return {};
     }
     TRY_ASSIGN(std::string reference, base::read_file(c.problem->reference_path));
-    TRY_ASSIGN(st.first, d_.templates.render(
-                             "first_turn",
-                             first_turn_values(*c.problem, eval::to_string(d_.eval_settings.size), target,
-                                               eval::effective_tolerance(*c.problem, d_.eval_settings), reference)));
+    TRY_ASSIGN(st.first, d_.templates.render("first_turn", first_turn_values(*c.problem, eval::to_string(settings.size),
+                                                                             target, tolerance, reference)));
     TRY_ASSIGN(st.system,
                d_.templates.render("system", {{"language", eval::language(d_.target.language).prompt_name}}));
     return {};
@@ -279,17 +263,26 @@ class Scheduler {
         asked.push_back(std::move(st));
       }
       if (asked.empty()) continue;
-      // A round is asked whole or not at all: a budget spent ends the search before it.
-      bool any_new = false;
-      for (const auto& st : asked) any_new |= !d_.store.response(key_of(*st));
-      if (any_new) {
+      // A node whose response is stored costs nothing more. The others are
+      // asked as far as the budgets have room, in the round's order (an
+      // attempts budget ends within a round, never past it); none once a
+      // budget is spent or stop_at_sol reached, which ends the search.
+      std::vector<std::shared_ptr<ChainState>> fresh;
+      for (const auto& st : asked)
+        if (!d_.store.response(key_of(*st))) fresh.push_back(st);
+      if (!fresh.empty()) {
         double best_sol = 0;
         {
           std::lock_guard<std::mutex> lock(s->mutex);
           best_sol = best_sol_of(s->done);
         }
-        if (sol_reached(s->c, key_of(*asked.front()), best_sol) || budget_reached(s->c, key_of(*asked.front())))
-          return false;
+        const AttemptKey first = key_of(*fresh.front());
+        const int granted = sol_reached(s->c, first, best_sol) ? 0 : claim(s->c, first, static_cast<int>(fresh.size()));
+        for (size_t i = 0; i < fresh.size(); ++i) fresh[i]->in_flight = static_cast<int>(i) < granted;
+        std::erase_if(asked, [&](const auto& st) {
+          return !st->in_flight && std::find(fresh.begin(), fresh.end(), st) != fresh.end();
+        });
+        if (asked.empty()) return false;
       }
       {
         std::lock_guard<std::mutex> lock(s->mutex);
@@ -333,37 +326,29 @@ class Scheduler {
 
   // A chain or a node has ended without going on.
   void end(const std::shared_ptr<ChainState>& st) {
+    unclaim(*st);
     if (st->search) return node_done(st, nullptr);
     finish();
   }
 
-  static std::string arm_of(const Chain& c) { return c.model->name + "/" + c.strategy->name; }
-
-  void spend(const Attempt& a) {
-    std::lock_guard<std::mutex> lock(spent_mutex_);
-    const std::string arm = a.key.model + "/" + a.key.strategy;
-    spent_[""].add(a);
-    spent_["arm " + arm].add(a);
-    spent_["problem " + arm + "/" + a.key.problem].add(a);
+  // A recorded attempt counts against the budgets; the request it answered
+  // (`st`'s, if claimed) no longer counts in flight.
+  void spend(const Attempt& a, ChainState* st = nullptr) {
+    ledger_.spend(a, st && std::exchange(st->in_flight, false));
   }
 
-  // The budget (campaign, arm or problem) this chain or search has reached,
-  // as "problem tokens"; recorded in RUN/budget.jsonl once per run. None
-  // while every budget has room.
-  std::optional<std::string> budget_reached(const Chain& c, const AttemptKey& key) {
-    std::optional<std::string> which;
-    {
-      std::lock_guard<std::mutex> lock(spent_mutex_);
-      const std::string arm = arm_of(c);
-      if (auto u = spent_[""].reached(d_.config.budget))
-        which = "campaign " + *u;
-      else if (auto v = spent_["arm " + arm].reached(c.strategy->budget))
-        which = "arm " + *v;
-      else if (auto w = spent_["problem " + arm + "/" + c.problem->id].reached(c.strategy->problem_budget))
-        which = "problem " + *w;
-    }
-    if (which) note_end(c, key, *which);
-    return which;
+  void unclaim(ChainState& st) {
+    if (std::exchange(st.in_flight, false)) ledger_.unclaim(st.c.model->name, st.c.strategy->name, st.c.problem->id);
+  }
+
+  // Claims up to `wanted` requests of the chain's (search's) budgets
+  // (ledger.h), each counted in flight until its attempt is recorded or its
+  // chain ends. With none granted, which budget ended the chain is recorded
+  // in RUN/budget.jsonl, once per run.
+  int claim(const Chain& c, const AttemptKey& key, int wanted) {
+    const Ledger::Claim got = ledger_.claim(c.model->name, *c.strategy, c.problem->id, wanted);
+    if (!got.granted) note_end(c, key, got.ended_by);
+    return got.granted;
   }
 
   // The best speed-of-light fraction among the attempts whose speedup counts (0: none).
@@ -386,7 +371,7 @@ class Scheduler {
   // RUN/budget.jsonl's line for a chain a budget (or stop_at_sol) ended, once per run.
   void note_end(const Chain& c, const AttemptKey& key, const std::string& which) {
     {
-      std::lock_guard<std::mutex> lock(spent_mutex_);
+      std::lock_guard<std::mutex> lock(noted_mutex_);
       if (!budget_noted_.insert(chain_key(c.model->name, c.strategy->name, c.problem->id, c.sample)).second) return;
     }
     const nlohmann::json line = {{"model", c.model->name},   {"strategy", c.strategy->name},
@@ -439,9 +424,13 @@ class Scheduler {
   // Whether a chain's next request may be made: a response already received
   // costs nothing more; otherwise the chain's best kernel must be short of
   // stop_at_sol and every budget must have room.
-  bool may_ask(const ChainState& st) {
+  // A request it may make is claimed (claim) and counts in flight.
+  bool may_ask(ChainState& st) {
     const AttemptKey key = key_of(st);
-    return d_.store.response(key) || (!sol_reached(st.c, key, best_sol_of(st.done)) && !budget_reached(st.c, key));
+    if (d_.store.response(key)) return true;
+    if (sol_reached(st.c, key, best_sol_of(st.done))) return false;
+    st.in_flight = claim(st.c, key, 1) == 1;
+    return st.in_flight;
   }
 
   base::Status write_prompt(const AttemptKey& key, const ChatRequest& request) {
@@ -504,7 +493,7 @@ class Scheduler {
     return stopped();
   }
 
-  base::Result<Attempt> attempt(const ChainState& st, const Response& response) {
+  base::Result<Attempt> attempt(ChainState& st, const Response& response) {
     AttemptKey key = key_of(st);
     TRY_ASSIGN(std::string dir, d_.store.artifact_dir(key));
     Attempt record;
@@ -530,7 +519,8 @@ class Scheduler {
       TRY_ASSIGN(record.feedback, d_.templates.render("feedback_no_code", {{"reason", e.note}}));
     } else {
       TRY(base::write_file(dir + "/" + language.candidate_file(), *e.code));
-      TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code, language.id));
+      const EvalAs as{language.id, st.c.strategy->precision.value_or(d_.eval_settings.precision)};
+      TRY_ASSIGN(eval::Outcome outcome, d_.evaluate(*st.c.problem, *e.code, as));
       // An evaluation the run's own interruption cut short (Ctrl-C, or Slurm
       // preempting the task: both signal the worker too) says nothing about
       // the candidate: not recorded, and evaluated again on resume.
@@ -547,7 +537,7 @@ class Scheduler {
       record.feedback = feedback;
     }
     TRY(d_.store.record_attempt(record));
-    spend(record);
+    spend(record, &st);
     return record;
   }
 
@@ -575,8 +565,8 @@ class Scheduler {
   CampaignDeps& d_;
   std::map<std::string, std::unique_ptr<Strategy>> policies_;  // one per strategy, by name
   std::map<std::string, std::unique_ptr<Search>> searches_;    // one per branching strategy, by name
-  std::mutex spent_mutex_;
-  std::map<std::string, Spent> spent_;  // "" (the campaign), "arm M/S", "problem M/S/P"
+  Ledger ledger_{d_.config.budget};
+  std::mutex noted_mutex_;
   std::set<std::string> budget_noted_;  // chains whose budget end is in budget.jsonl this run
   std::vector<Chain> chains_;
   std::map<std::string, std::unique_ptr<Pool>> asks_;  // one per model

@@ -41,9 +41,14 @@ using Ask = std::function<base::Result<Completion>(const ModelConfig& model, con
                                                    const ChatRequest& request)>;
 // Evaluates a candidate's source for a problem: the Evaluator, or a fake in
 // tests and benchmarks. An Error stops the campaign (see eval::Evaluator).
-// `language`: the candidate's (a strategy's, StrategyConfig::candidate_language).
+// `as`: what the strategy asks of it (StrategyConfig::candidate_language and
+// precision).
+struct EvalAs {
+  eval::LanguageId language = eval::LanguageId::cxx;
+  eval::DType precision = eval::DType::float32;  // eval.precision, or the strategy's own
+};
 using Evaluate = std::function<base::Result<eval::Outcome>(const eval::Problem& problem, const std::string& source,
-                                                           eval::LanguageId language)>;
+                                                           const EvalAs& as)>;
 
 struct Progress {
   int done = 0, total = 0;  // attempts

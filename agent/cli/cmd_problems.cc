@@ -371,6 +371,7 @@ int check(const Args& args) {
       std::snprintf(line, sizeof line, "%-34s  ok   run twice agrees", label.c_str());
     out.line(std::string(line) + (compile_s[i] > 1 ? ", compile " + base::format_ms(compile_s[i] * 1000) : ""));
     if (!audit_note.empty()) out.line("    " + audit_note);
+    if (!outcome->precision_note.empty()) out.line("    " + outcome->precision_note);
   }
   if (args.has("audit") && !args.has("json"))
     out.line("audit: " + std::to_string(audited_flagged) + " flagged, " + std::to_string(audited_clean) + " clean");

@@ -181,9 +181,10 @@ int cmd_run(const std::vector<std::string>& argv) {
       *config,
       *store,
       *problems,
-      [&](const eval::Problem& p, const std::string& source, eval::LanguageId language) {
+      [&](const eval::Problem& p, const std::string& source, const EvalAs& as) {
         eval::EvalSettings s = settings;
-        s.language = language;
+        s.language = as.language;
+        s.precision = as.precision;
         return evaluator.evaluate(p, source, s);
       },
       settings,

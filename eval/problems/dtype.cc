@@ -38,6 +38,31 @@ bool is_floating(DType dtype) {
   return dtype == DType::float32 || dtype == DType::float16 || dtype == DType::bfloat16 || dtype == DType::float64;
 }
 
+namespace {
+constexpr Entry kPrecisions[] = {{DType::float32, "fp32"}, {DType::float16, "fp16"}, {DType::bfloat16, "bf16"}};
+}  // namespace
+
+std::optional<DType> parse_precision(const std::string& name) {
+  for (const auto& e : kPrecisions)
+    if (name == e.name) return e.dtype;
+  return std::nullopt;
+}
+
+std::string precision_name(DType dtype) {
+  for (const auto& e : kPrecisions)
+    if (e.dtype == dtype) return e.name;
+  return to_string(dtype);
+}
+
+const std::vector<std::string>& precision_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& e : kPrecisions) out.push_back(e.name);
+    return out;
+  }();
+  return names;
+}
+
 Tolerance default_tolerance(DType dtype) {
   switch (dtype) {
     case DType::float32:

@@ -16,6 +16,12 @@ std::optional<DType> parse_dtype(const std::string& name);
 const std::vector<std::string>& dtype_names();
 bool is_floating(DType dtype);
 
+// eval.precision's names for the dtypes a run may cast float32 inputs to:
+// fp32, fp16, bf16 (KernelBench's `precision` option).
+std::optional<DType> parse_precision(const std::string& name);
+std::string precision_name(DType dtype);  // "fp32", "fp16", "bf16"; to_string for any other
+const std::vector<std::string>& precision_names();
+
 struct Tolerance {
   double atol = 1e-4;
   double rtol = 1e-4;

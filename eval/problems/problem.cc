@@ -413,7 +413,7 @@ Result<Problem> load_problem(const std::string& dir) {
   TRY(yaml::expect_map(doc, root, "the problem spec"));
   TRY(yaml::check_keys(doc, root,
                        {"name", "level", "number", "title", "description", "notes", "tags", "inputs", "sizes",
-                        "tolerance", "flops", "bytes", "hidden_shapes"},
+                        "tolerance", "flops", "bytes", "hidden_shapes", "unfit_precisions"},
                        "problem spec"));
   TRY_ASSIGN(YAML::Node name, yaml::require(doc, root, "name", "problem spec"));
   TRY_ASSIGN(p.name, yaml::as_string(doc, name, "name"));
@@ -500,6 +500,15 @@ Result<Problem> load_problem(const std::string& dir) {
   TRY(check_resolves(doc, root, p));
   if (root["hidden_shapes"]) {
     TRY_ASSIGN(p.hidden, decode_hidden_shapes(doc, root["hidden_shapes"], p));
+  }
+  if (const YAML::Node& unfit = root["unfit_precisions"]) {
+    TRY(yaml::expect_map(doc, unfit, "'unfit_precisions'"));
+    for (auto it = unfit.begin(); it != unfit.end(); ++it) {
+      TRY_ASSIGN(std::string name, yaml::as_choice(doc, it->first, "unfit_precisions", {"fp16", "bf16"}));
+      TRY_ASSIGN(std::string why, yaml::as_string(doc, it->second, "unfit_precisions." + name));
+      if (why.empty()) return doc.error_at(it->second, "unfit_precisions." + name + " says why the precision is unfit");
+      p.unfit_precisions.emplace_back(*parse_precision(name), why);
+    }
   }
   return p;
 }

@@ -149,6 +149,10 @@ struct Problem {
   std::vector<std::string> python_init;                             // Model's constructor: dims by name
   std::vector<std::pair<std::string, std::string>> python_weights;  // spec weight -> Model's parameter
   HiddenShapeRules hidden;  // which dims other shapes may change (hidden_shapes.h)
+  // The spec's unfit_precisions: eval.precision values (fp16, bf16) that make
+  // no sense for the problem, each with why; such a run evaluates it at fp32
+  // and says so (eval::precision_for).
+  std::vector<std::pair<DType, std::string>> unfit_precisions;
 
   const base::Dims* size(const std::string& preset) const;
   const base::Dims* size(Size preset) const { return size(to_string(preset)); }

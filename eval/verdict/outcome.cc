@@ -393,6 +393,8 @@ json to_json(const Outcome& o) {
   if (!o.phase.empty()) j["phase"] = o.phase;
   if (!o.mode.empty()) j["mode"] = o.mode;
   if (!o.language.empty()) j["language"] = o.language;
+  if (!o.precision.empty()) j["precision"] = o.precision;
+  if (!o.precision_note.empty()) j["precision_note"] = o.precision_note;
   if (!o.entropy.empty()) j["entropy"] = o.entropy;
   if (!o.stdout_tail.empty()) j["stdout_tail"] = o.stdout_tail;
   if (!o.stderr_tail.empty()) j["stderr_tail"] = o.stderr_tail;
@@ -489,6 +491,8 @@ base::Result<Outcome> outcome_from_json(const json& j) {
     if (auto* v = member(j, "phase")) TRY(as_text(*v, "phase", kMaxText, o.phase));
     if (auto* v = member(j, "mode")) TRY(as_text(*v, "mode", kMaxText, o.mode));
     if (auto* v = member(j, "language")) TRY(as_text(*v, "language", kMaxText, o.language));
+    if (auto* v = member(j, "precision")) TRY(as_text(*v, "precision", kMaxText, o.precision));
+    if (auto* v = member(j, "precision_note")) TRY(as_text(*v, "precision_note", kMaxText, o.precision_note));
     if (auto* v = member(j, "entropy")) {
       TRY(as_text(*v, "entropy", 32, o.entropy));
       if (!is_entropy(o.entropy)) return malformed("entropy", "is not 32 hex digits");
@@ -544,66 +548,6 @@ base::Result<Outcome> outcome_from_json(const json& j) {
   } catch (const std::exception& e) {  // a backstop: every check above is meant to come first
     return base::Error{std::string("malformed result: ") + e.what()};
   }
-}
-
-namespace {
-
-// Every string in j, member names included.
-json redacted(const json& j, const base::Redactor& r) {
-  if (j.is_string()) return r.redact(j.get_ref<const std::string&>());
-  if (j.is_array()) {
-    json out = json::array();
-    for (const auto& v : j) out.push_back(redacted(v, r));
-    return out;
-  }
-  if (j.is_object()) {
-    json out = json::object();
-    for (auto it = j.begin(); it != j.end(); ++it) out[r.redact(it.key())] = redacted(it.value(), r);
-    return out;
-  }
-  return j;
-}
-
-void redact(profiler::CallProfile& call, const base::Redactor& r) {
-  for (auto& k : call.kernels) k.name = r.redact(k.name);
-  for (auto& m : call.memory) m.kind = r.redact(m.kind);
-}
-
-}  // namespace
-
-void redact(Outcome& o, const base::Redactor& r) {
-  if (r.secrets().empty()) return;
-  for (std::string* text : {&o.message, &o.phase, &o.stdout_tail, &o.stderr_tail}) *text = r.redact(*text);
-  if (o.compile) {
-    o.compile->log = r.redact(o.compile->log);
-    o.compile->command = r.redact(o.compile->command);
-  }
-  for (auto& shape : o.output_shapes) shape = r.redact(shape);
-  if (o.timing) o.timing->clock = r.redact(o.timing->clock);
-  o.versions = redacted(o.versions, r);
-  o.phases_ms = redacted(o.phases_ms, r);
-  o.sandbox = redacted(o.sandbox, r);
-  if (o.profile) {
-    for (std::string* text : {&o.profile->tool, &o.profile->counters_note, &o.profile->device.name})
-      *text = r.redact(*text);
-    redact(o.profile->candidate, r);
-    redact(o.profile->reference, r);
-  }
-}
-
-json summary_json(const Outcome& o) {
-  json j;
-  j["status"] = to_string(o.status);
-  bool timed = o.status == Status::correct && o.timing;
-  j["speedup"] = timed ? json(o.timing->speedup) : json(nullptr);
-  j["candidate_ms"] = o.timing ? json(o.timing->candidate.median_ms) : json(nullptr);
-  j["reference_ms"] = o.timing ? json(o.timing->reference.median_ms) : json(nullptr);
-  j["message"] = o.message;
-  if (timed && o.timing->unstable) j["unstable"] = true;
-  json details = to_json(o);
-  for (auto it = details.begin(); it != details.end(); ++it)
-    if (!j.contains(it.key())) j[it.key()] = it.value();
-  return j;
 }
 
 }  // namespace eval

@@ -191,6 +191,10 @@ struct Outcome {
   std::string phase;     // the worker's last phase before it ended
   std::string mode;      // "refinery" or "kernelbench" (EvalSettings::mode), set by the driver
   std::string language;  // the candidate's (language.h: "cpp", "cuda", "python"), set by the driver
+  // eval.precision, set by the driver when it is not fp32: the precision the
+  // problem ran at ("fp16", "bf16", or "fp32" where the problem's spec calls
+  // the one asked unfit, with why in precision_note).
+  std::string precision, precision_note;
   // The judge's secret for this evaluation (WorkerJob::entropy), 32 hex
   // digits: with the job's seeds it gives every input drawn, so that the
   // evaluation can be repeated (refinery eval --entropy). Drawn afresh for

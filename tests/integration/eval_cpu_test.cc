@@ -99,6 +99,18 @@ TEST_SUITE("eval end to end, cpu backend") {
     const auto tolerance = eval::effective_tolerance(*problem, bf16.settings);
     CHECK(tolerance.atol == doctest::Approx(1e-2));
     CHECK(tolerance.rtol == doctest::Approx(1e-2));
+    CHECK(o.precision == "bf16");
+    CHECK(o.precision_note.empty());
+    // A problem whose spec calls bf16 unfit runs at fp32, at fp32's tolerance, and says so: the
+    // fp32-only kernel is then correct.
+    eval::Problem unfit = *problem;
+    unfit.unfit_precisions = {{eval::DType::bfloat16, "a test's reason"}};
+    auto at_fp32 = bf16.evaluator->evaluate(unfit, fixture("relu_correct.cpp"), bf16.settings);
+    REQUIRE(at_fp32.ok());
+    CHECK_MESSAGE(at_fp32->status == Status::correct, at_fp32->message);
+    CHECK(at_fp32->precision == "fp32");
+    CHECK(at_fp32->precision_note.find("a test's reason") != std::string::npos);
+    CHECK(eval::effective_tolerance(unfit, bf16.settings).atol == doctest::Approx(1e-4));
   }
 
   TEST_CASE("dropout takes the harness's mask: applied it is correct, left out it is a mismatch") {

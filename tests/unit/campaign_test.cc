@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <mutex>
+#include <set>
 
 #include "agent/campaign/campaign.h"
 #include "base/fs.h"
@@ -13,6 +14,7 @@
 #include "test_support.h"
 
 namespace {
+using agent::EvalAs;
 using nlohmann::json;
 
 const char* kConfig = R"(name: sched
@@ -111,7 +113,7 @@ TEST_SUITE("campaign") {
       }
       return Harness::answer();
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       return Harness::correct(1.5);
     };
     h.on_progress = [&](const agent::Progress&) {
@@ -136,7 +138,7 @@ TEST_SUITE("campaign") {
       ++asked;
       return Harness::answer();
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       return Harness::correct(1.1);
     };
     int seen = 0;
@@ -170,7 +172,7 @@ TEST_SUITE("campaign") {
       o.message = message;
       return o;
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       if (++evaluated == 2) {
         h.stop = true;  // as the handler sets it
         return sigterm("the worker was killed by SIGTERM");
@@ -187,7 +189,7 @@ TEST_SUITE("campaign") {
 
     // A candidate that ends itself with SIGTERM, the run going on: its crash.
     Harness h2;
-    auto self_kill = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto self_kill = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       return sigterm("the runner was killed by SIGTERM");
     };
     h2.config.strategies[0].turns = 1;
@@ -203,7 +205,7 @@ TEST_SUITE("campaign") {
     auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
                    const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
     std::atomic<int> evaluated{0};
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       if (++evaluated == 3) return base::Error{"the worker cannot start: no such file"};
       return Harness::correct(0.9);
     };
@@ -218,7 +220,7 @@ TEST_SUITE("campaign") {
     h.config.models.resize(1);
     auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
                    const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       eval::Outcome o;
       o.status = eval::Status::correct;
       o.message = eval::kTimingDisabledMessage;
@@ -253,7 +255,7 @@ TEST_SUITE("campaign") {
       ++asked;
       return Harness::answer();
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       return Harness::correct(1.5);
     };
     REQUIRE(h.run(ask, evaluate).ok());
@@ -271,7 +273,7 @@ TEST_SUITE("campaign") {
                    const agent::ChatRequest&) -> base::Result<agent::Completion> {
       return Harness::answer(key.turn == 1 ? "I would rather not." : "```cpp\n// k\n```");
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       return Harness::correct(1.2);
     };
     REQUIRE(h.run(ask, evaluate).ok());
@@ -298,7 +300,7 @@ TEST_SUITE("campaign") {
       c.response.finish_reason = "length";
       return c;
     };
-    auto evaluate = [&](const eval::Problem&, const std::string&, eval::LanguageId) -> base::Result<eval::Outcome> {
+    auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs&) -> base::Result<eval::Outcome> {
       ++evaluated;
       return Harness::correct(1.1);
     };
@@ -319,6 +321,33 @@ TEST_SUITE("campaign") {
     CHECK(after.truncated);
     CHECK(after.feedback.rfind("(Your answer was cut off at the output token limit after", 0) == 0);
     CHECK(evaluated == 1);  // the cut block was never compiled
+  }
+
+  TEST_CASE("a strategy's precision reaches the evaluation and the prompt; an unfit one runs the problem at fp32") {
+    for (const bool unfit : {false, true}) {
+      Harness h;
+      h.config.strategies[0].precision = eval::DType::bfloat16;
+      h.config.strategies[0].turns = 1;
+      h.config.strategies[0].samples = 1;
+      if (unfit) h.problem.unfit_precisions = {{eval::DType::bfloat16, "a test's reason"}};
+      std::mutex m;
+      std::set<eval::DType> seen;
+      auto ask = [&](const agent::ModelConfig&, const agent::AttemptKey&,
+                     const agent::ChatRequest&) -> base::Result<agent::Completion> { return Harness::answer(); };
+      auto evaluate = [&](const eval::Problem&, const std::string&, const EvalAs& as) -> base::Result<eval::Outcome> {
+        std::lock_guard<std::mutex> lock(m);
+        seen.insert(as.precision);
+        return Harness::correct(1.5);
+      };
+      REQUIRE(h.run(ask, evaluate).ok());
+      // The evaluation is asked at the strategy's precision; the evaluator applies the spec (eval_cpu_test).
+      CHECK(seen == std::set<eval::DType>{eval::DType::bfloat16});
+      auto dir = h.store->artifact_dir({"fast", "refine", "level1/19", 0, 1, std::nullopt});
+      REQUIRE(dir.ok());
+      const std::string prompt = *base::read_file(*dir + "/prompt.md");
+      CHECK((prompt.find("cast to bfloat16") != std::string::npos) == !unfit);
+      CHECK((prompt.find("| bfloat16 |") != std::string::npos) == !unfit);
+    }
   }
 }
 

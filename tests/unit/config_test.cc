@@ -246,6 +246,17 @@ TEST_SUITE("agent::Config") {
           std::string::npos);
   }
 
+  TEST_CASE("a strategy's precision: eval.precision's values, unset by default (the campaign's)") {
+    auto plain = agent::parse_config(kConfig, "exp.yaml");
+    REQUIRE(plain.ok());
+    CHECK_FALSE(plain->strategies[0].precision);
+    auto half = agent::parse_config(with(kConfig, "    history: last\n", "    precision: bf16\n"), "exp.yaml");
+    REQUIRE_MESSAGE(half.ok(), (half.ok() ? "" : half.error().message));
+    CHECK(half->strategies[0].precision == eval::DType::bfloat16);
+    CHECK(error_of(with(kConfig, "    history: last\n", "    precision: fp8\n")).find("fp32, fp16, bf16") !=
+          std::string::npos);
+  }
+
   TEST_CASE("openai_compatible needs its server's base_url and sends no key unless api_key_env names one") {
     CHECK(error_of(with(with(kConfig, "    provider: openai\n", "    provider: openai_compatible\n"),
                         "    base_url: http://127.0.0.1:8000/v1\n", ""))

@@ -88,6 +88,21 @@ TEST_SUITE("eval::Problem") {
     fs::remove_all(dir);
   }
 
+  TEST_CASE("unfit_precisions: the precisions that make no sense, each with why; fp32 runs in their place") {
+    std::string spec = std::string(kGood) + "unfit_precisions:\n  fp16: \"sums overflow fp16's range\"\n";
+    std::string dir = write_problem(spec);
+    auto p = eval::load_problem(dir);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+    REQUIRE(p->unfit_precisions.size() == 1);
+    std::string why;
+    CHECK(eval::precision_for(*p, eval::DType::float16, &why) == eval::DType::float32);
+    CHECK(why == "level1/19 runs at fp32: its spec calls fp16 unfit (sums overflow fp16's range)");
+    CHECK(eval::precision_for(*p, eval::DType::bfloat16) == eval::DType::bfloat16);
+    fs::remove_all(dir);
+    CHECK(load_error(std::string(kGood) + "unfit_precisions:\n  fp32: no\n").find("fp16, bf16") != std::string::npos);
+    CHECK(load_error(std::string(kGood) + "unfit_precisions:\n  bf16: \"\"\n").find("says why") != std::string::npos);
+  }
+
   TEST_CASE("an unknown key names file, line, column and the closest key") {
     std::string spec = kGood;
     spec.replace(spec.find("    dtype: float32\n    shape: [B, D]"), 18, "    dtyp: float32");

@@ -102,7 +102,7 @@ struct BeamRun {
       return c;
     };
     auto evaluate = [&](const eval::Problem&, const std::string& source,
-                        eval::LanguageId) -> base::Result<eval::Outcome> {
+                        const agent::EvalAs&) -> base::Result<eval::Outcome> {
       const int sample = std::stoi(source.substr(source.find("node ") + 5));
       eval::Outcome o;
       // Round 1: samples 1 and 2 correct (1.2x and 1.5x); later nodes: the even ones correct, faster by sample.
@@ -280,6 +280,38 @@ TEST_SUITE("agent::search") {
     CHECK(by_tokens.store->attempts().size() == 2);
     CHECK(base::read_file(other.path + "/run/budget.jsonl")->find(R"("budget":"campaign tokens")") !=
           std::string::npos);
+  }
+
+  TEST_CASE("an attempts budget is never passed: a beam's round is cut to what is left, chains in flight count") {
+    // Beam rounds of 4 (width 2 x branch 2) against a problem budget of 6: round 2 is cut to 2 nodes.
+    std::string cut = kConfig;
+    cut.replace(cut.find("    turns: 3\n"), 13, "    turns: 3\n    problem_budget: {attempts: 6}\n");
+    test_support::TempDir dir("refinery-budget-round");
+    {
+      BeamRun run(dir.path + "/run", cut);
+      REQUIRE(run.run().ok());
+      CHECK(run.store->attempts().size() == 6);
+      std::set<std::string> asked(run.asked.begin(), run.asked.end());
+      // The round's first nodes, in its order.
+      CHECK(asked.count("m/beam/level1/19/s4/t2") == 1);
+      CHECK(asked.count("m/beam/level1/19/s5/t2") == 1);
+      CHECK(asked.count("m/beam/level1/19/s6/t2") == 0);
+    }
+    CHECK(base::read_file(dir.path + "/run/budget.jsonl")->find(R"("budget":"problem attempts")") != std::string::npos);
+    BeamRun again(dir.path + "/run", cut);
+    REQUIRE(again.run().ok());
+    CHECK(again.asked.empty());
+    // Refine chains side by side (3 in flight) against a campaign budget of 4 attempts: exactly 4.
+    const std::string refine =
+        std::string(kConfig).replace(std::string(kConfig).find("  - name: beam"), std::string::npos,
+                                     "  - name: refine\n    kind: refine\n    samples: 3\n    turns: 3\n");
+    std::string campaign = refine;
+    campaign.replace(campaign.find("strategies:"), 11, "budget: {attempts: 4}\nstrategies:");
+    test_support::TempDir side("refinery-budget-side");
+    BeamRun chains(side.path + "/run", campaign);
+    REQUIRE(chains.run().ok());
+    CHECK(chains.asked.size() == 4);
+    CHECK(chains.store->attempts().size() == 4);
   }
 
   TEST_CASE("budget keys: units, ranges and places") {
