@@ -19,6 +19,7 @@ import html.parser
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -96,6 +97,11 @@ try:
         fail("the page did not say it rendered: " + dom.stdout[-2000:])
     if "data-pwned" in dom.stdout:
         fail("markup from a label's note ran in the page")
+    # Equal cost: fast_p and the geometric mean against each of the four units spent.
+    equal_cost = re.search(r'<section id="equal-cost">(.*?)</section>', dom.stdout, re.S)
+    drawn = equal_cost.group(1).count("geometric-mean speedup") if equal_cost else 0
+    if drawn != 4:
+        fail("the equal-cost section draws the geometric mean against %d units spent, not 4" % drawn)
 
     class Cells(html.parser.HTMLParser):
         def __init__(self):

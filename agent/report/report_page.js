@@ -113,15 +113,22 @@
   // --- fast_p at equal cost: against what each arm had spent by each turn ---
   {
     const points = [];
-    report.arms.forEach((arm) => arm.turns.forEach((t) => points.push({ arm: armName(arm), fast: t.fast_p[fastKey], ...t.spent })));
-    const s = section("equal-cost", "fast_" + fastKey + " against what was spent");
-    s.append(note("each point is a turn (a round for a beam): what the arm had spent on its attempts up to it, so that strategies compare at equal cost."));
-    for (const [field, label] of [["attempts", "attempts"], ["tokens", "tokens"], ["dollars", "dollars"], ["gpu_seconds", "evaluation worker seconds"]])
+    report.arms.forEach((arm) => arm.turns.forEach((t) => points.push({ arm: armName(arm), fast: t.fast_p[fastKey], geomean: t.geomean_speedup, ...t.spent })));
+    const s = section("equal-cost", "fast_" + fastKey + " and the geometric mean against what was spent");
+    s.append(note("each point is a turn (a round for a beam or an evolve search): what the arm had spent on its attempts up to it, so that strategies compare at equal cost."));
+    const measured = points.filter((p) => p.geomean != null);
+    for (const [field, label] of [["attempts", "attempts"], ["tokens", "tokens"], ["dollars", "dollars"], ["gpu_seconds", "evaluation worker seconds"]]) {
+      const x = { label, domain: [0, 1.05 * Math.max(...points.map((p) => p[field])) || 1] };
       s.append(chart(() => Plot.plot({
-        width: 540, height: 260, grid: true, color: { legend: field === "attempts" },
-        x: { label, domain: [0, 1.05 * Math.max(...points.map((p) => p[field])) || 1] }, y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
+        width: 540, height: 260, grid: true, color: { legend: field === "attempts" }, x,
+        y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
         marks: [Plot.lineY(points, { x: field, y: "fast", stroke: "arm", marker: true, tip: true })],
       })));
+      if (measured.length) s.append(chart(() => Plot.plot({
+        width: 540, height: 260, grid: true, x, y: { label: "geometric-mean speedup", type: "log" },
+        marks: [Plot.ruleY([1], { stroke: "#999" }), Plot.lineY(measured, { x: field, y: "geomean", stroke: "arm", marker: true, tip: true })],
+      })));
+    }
   }
 
   // --- the distribution of speedups, per arm and level ---
