@@ -186,7 +186,7 @@ try:
         rows = read(os.path.join(out, "attempts." + fmt))
         if len(rows) != len(attempts):
             fail("%s: %d attempt rows for %d attempts" % (fmt, len(rows), len(attempts)))
-        for column in ("problem", "model", "strategy", "turn", "status", "speedup", "sol_fraction", "cost_usd",
+        for column in ("problem", "model", "strategy", "turn", "status", "speedup", "sol_fraction", "cost_usd", "precision",
                        "input_tokens", "label", "libtorch", "gpu"):
             if column not in rows.columns:
                 fail("%s: no column %s" % (fmt, column))

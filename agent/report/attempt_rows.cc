@@ -37,6 +37,7 @@ std::vector<AttemptRow> attempt_rows(const std::vector<Attempt>& attempts, bool 
     r.backend = a.backend;
     r.language = a.language;
     r.mode = a.mode;
+    r.precision = a.precision.empty() ? "fp32" : a.precision;
     r.gpu = a.env("gpu");
     r.cuda_driver = a.env("cuda_driver");
     r.cuda_runtime = a.env("cuda_runtime");

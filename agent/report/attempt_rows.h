@@ -30,6 +30,7 @@ struct AttemptRow {
   int64_t input_tokens = 0, output_tokens = 0, reasoning_tokens = 0;
   double cost_usd = 0;
   std::string backend, language, mode;
+  std::string precision;  // fp32 unless the attempt ran at another (Attempt::precision)
   std::string gpu, cuda_driver, cuda_runtime, libtorch, sm_clock_max_mhz;
   bool unstable = false, library_only = false;
   std::string quarantine;  // still waiting for `refinery accept`

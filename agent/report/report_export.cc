@@ -107,6 +107,7 @@ Ordered attempt_json(const AttemptRow& r) {
           {"backend", r.backend},
           {"language", r.language},
           {"mode", r.mode},
+          {"precision", r.precision},
           {"gpu", r.gpu},
           {"cuda_driver", r.cuda_driver},
           {"cuda_runtime", r.cuda_runtime},

@@ -72,6 +72,7 @@ json arm_json(const ArmReport& arm, const std::vector<double>& thresholds) {
                           {"gap", 1.0 - static_cast<double>(arm.hidden_passed) / arm.hidden_checked}};
   if (!arm.sol_notes.empty()) j["sol_notes"] = arm.sol_notes;
   if (!arm.ended_by_budget.empty()) j["ended_by_budget"] = arm.ended_by_budget;
+  if (!arm.precisions.empty()) j["precisions"] = arm.precisions;
   return j;
 }
 

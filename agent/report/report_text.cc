@@ -133,6 +133,13 @@ std::string arm_text(const ArmReport& arm, const CampaignReport& r) {
         budget == "stop_at_sol"
             ? "  stop_at_sol: " + counted(n, "chain") + " ended at the speed-of-light fraction (budget.jsonl)\n"
             : "  budget: " + counted(n, "chain") + " ended when the " + budget + " budget was spent (budget.jsonl)\n";
+  if (!arm.precisions.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [name, n] : arm.precisions)
+      parts.push_back(counted(n, "attempt") + " at " + name +
+                      (name == "fp32" ? " (problems whose spec calls the precision asked unfit)" : ""));
+    out += "  precision: " + joined(parts) + "\n";
+  }
   if (const int n = arm.usage_invalid; n > 0)
     out += "  usage: " + counted(n, "response") + " reported impossible token counts, counted as 0\n";
   return out;

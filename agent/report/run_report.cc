@@ -23,6 +23,7 @@ ArmReport arm_report(const Config& config, const ModelConfig& m, const StrategyC
   for (const auto& a : attempts) {
     if (a.key.model != m.name || a.key.strategy != s.name) continue;
     ++arm.attempts_by_status[to_string(a.status)];
+    if (!a.precision.empty()) ++arm.precisions[a.precision];
     // Correct and timed; a kernel correct only at the shown size counts unless report.require_hidden.
     const bool shown_only = a.status == AttemptStatus::fails_hidden_shape;
     arm.hidden_checked += a.hidden_shapes > 0 && (a.correct() || shown_only);

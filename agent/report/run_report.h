@@ -51,6 +51,9 @@ struct ArmReport {
   int reward_hacks = 0;                        // correct attempts labelled reward_hack: counted as not correct
   std::vector<std::string> sol_notes;          // correct cuda attempts without a sol fraction, one line per GPU
   std::map<std::string, int> ended_by_budget;  // chains (searches) a budget ended, by "campaign tokens", ...
+  // Evaluated attempts by the precision they ran at, when not fp32 (eval.precision,
+  // a strategy's precision): "bf16", or "fp32" where a spec called the one asked unfit.
+  std::map<std::string, int> precisions;
 };
 
 // A device retired on an attempt's way (eval/device_pool.h).

@@ -336,5 +336,19 @@ TEST_SUITE("agent::report hidden shapes") {
     // Without hidden shapes checked, the report says nothing of them.
     auto plain = agent::to_json(agent::campaign_report(one_arm(), {"level1/19"}, {attempt("level1/19", 2)}));
     CHECK_FALSE(plain["arms"][0].contains("hidden_shapes"));
+    CHECK_FALSE(plain["arms"][0].contains("precisions"));
+  }
+
+  TEST_CASE("an arm's attempts by the precision they ran at: the one asked, and fp32 where a spec calls it unfit") {
+    auto half = attempt("level1/19", 1.5);
+    half.precision = "bf16";
+    auto unfit = attempt("level1/20", 1.2);
+    unfit.precision = "fp32";
+    const auto report = agent::campaign_report(one_arm(), {"level1/19", "level1/20"}, {half, unfit});
+    auto j = agent::to_json(report);
+    CHECK(j["arms"][0]["precisions"]["bf16"] == 1);
+    CHECK(j["arms"][0]["precisions"]["fp32"] == 1);
+    CHECK(agent::format_report(report).find("  precision: 1 attempt at bf16, 1 attempt at fp32 (problems whose spec "
+                                            "calls the precision asked unfit)") != std::string::npos);
   }
 }
