@@ -36,6 +36,8 @@ std::string format_outcome(const eval::Outcome& o, const Printer& printer) {
     out += "  clock      " + t.clock + (t.device_wide ? " (device-wide: work outside the stream)" : "") +
            (t.l2_flushed ? ", cache flushed before each trial" : "") + "\n";
   }
+  if (!o.precision.empty())
+    out += "  precision  " + o.precision + (o.precision_note.empty() ? "" : ": " + o.precision_note) + "\n";
   if (o.status == Status::compile_error && o.compile)
     out += "  compiler output:\n" + base::head_and_tail(o.compile->log, 6000) + "\n";
   if (o.status == Status::mismatch) {

@@ -210,16 +210,27 @@ TEST_SUITE("refinery command line: secrets") {
     const std::string key = "sk-test-environ-block-do-not-leak";
     test_support::TempDir dir;
     std::string source = dir.path + "/slow.cpp";
-    // A new text each run, so that the compile is not a cache hit and refinery lives a few seconds.
+    // A new text each run, so that the candidate's compile is not a cache hit and refinery lives a few
+    // seconds (the shared test cache spares the reference and the precompiled header).
     REQUIRE(base::write_file(source, "// " + dir.path + "\n" + test_support::fixture("relu_correct.cpp")).ok());
     int out = open("/dev/null", O_WRONLY);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, out, 1);
     posix_spawn_file_actions_adddup2(&actions, out, 2);
-    std::vector<std::string> args = {
-        REFINERY_BINARY_PATH, "eval",     "--problem", "level1/19",   "--candidate", source, "--backend", "cpu",
-        "--no-timing",        "--trials", "1",         "--cache-dir", dir.path};
+    std::vector<std::string> args = {REFINERY_BINARY_PATH,
+                                     "eval",
+                                     "--problem",
+                                     "level1/19",
+                                     "--candidate",
+                                     source,
+                                     "--backend",
+                                     "cpu",
+                                     "--no-timing",
+                                     "--trials",
+                                     "1",
+                                     "--cache-dir",
+                                     test_support::cache_dir()};
     std::vector<std::string> env = eval::current_environment();
     env.push_back("OPENAI_API_KEY=" + key);
     std::vector<char*> argv, envp;

@@ -69,7 +69,25 @@ std::string http_config(const std::string& out, const std::string& name, const s
                       << "models:\n  - name: local\n    provider: openai\n    model: test\n    base_url: " << url
                       << "/v1\n    api_key_env: REFINERY_TEST_API_KEY\n"
                       << extra_model_lines << "strategies:\n"
-                      << strategy << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+                      << strategy << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n  remeasure: 0\n";
+  return path;
+}
+
+// The quickstart's campaign (its problems, responses and verdicts) on cpu, written beside `out`
+// as NAME.yaml, timed more briefly (5 timed trials, no second measurement of an unstable timing),
+// with `eval_lines` added: for tests that compare verdicts, not timings. Returns its path.
+std::string quick_quickstart(const std::string& out, const std::string& name, const std::string& eval_lines = "") {
+  std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart.yaml");
+  auto swap = [&](const std::string& from, const std::string& to) {
+    REQUIRE_MESSAGE(text.find(from) != std::string::npos, from);
+    text.replace(text.find(from), from.size(), to);
+  };
+  swap("replay_from: quickstart-responses.jsonl",
+       "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl");
+  swap("  backend: auto\n", "  backend: cpu\n");
+  swap("  timing_trials: 20\n", "  timing_trials: 5\n  remeasure: 0\n" + eval_lines);
+  const std::string path = fs::path(out).parent_path().string() + "/" + name + ".yaml";
+  std::ofstream(path) << text;
   return path;
 }
 
@@ -244,7 +262,7 @@ TEST_SUITE("refinery run") {
     std::string whole = temp_run_dir();
     std::string root = fs::path(whole).parent_path().string();
     std::string sharded = root + "/sharded";
-    const std::string config = "configs/quickstart.yaml";
+    const std::string config = quick_quickstart(whole, "quick");
     auto one = run({REFINERY_BINARY_PATH, "run", config, "--out", whole, "--cache-dir", test_support::cache_dir()});
     REQUIRE_MESSAGE(one.exit_code == 0, one.err);
     size_t shard_attempts = 0;
@@ -294,17 +312,10 @@ TEST_SUITE("refinery run") {
   TEST_CASE("a campaign on three cpu workers gives the verdicts of one worker, each saying which worker gave it") {
     std::string out = temp_run_dir();
     std::string root = fs::path(out).parent_path().string();
-    std::string text = *base::read_file(std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart.yaml");
-    const std::string relative = "replay_from: quickstart-responses.jsonl";
-    REQUIRE(text.find(relative) != std::string::npos);
-    text.replace(text.find(relative), relative.size(),
-                 "replay_from: " + std::string(REFINERY_SOURCE_DIR_FOR_TESTS) + "/configs/quickstart-responses.jsonl");
-    text.replace(text.find("backend: auto"), std::string("backend: auto").size(), "backend: cpu\n  workers: 3");
-    std::ofstream(root + "/three.yaml") << text;
-    auto three = run(
-        {REFINERY_BINARY_PATH, "run", root + "/three.yaml", "--out", out, "--cache-dir", test_support::cache_dir()});
+    auto three = run({REFINERY_BINARY_PATH, "run", quick_quickstart(out, "three", "  workers: 3\n"), "--out", out,
+                      "--cache-dir", test_support::cache_dir()});
     REQUIRE_MESSAGE(three.exit_code == 0, three.err);
-    auto one = run({REFINERY_BINARY_PATH, "run", "configs/quickstart.yaml", "--out", root + "/one", "--cache-dir",
+    auto one = run({REFINERY_BINARY_PATH, "run", quick_quickstart(out, "one"), "--out", root + "/one", "--cache-dir",
                     test_support::cache_dir()});
     REQUIRE_MESSAGE(one.exit_code == 0, one.err);
     std::map<std::string, std::string> by_key_three, by_key_one;
@@ -413,7 +424,7 @@ TEST_SUITE("refinery run") {
                           << "strategies:\n  - name: beam\n    kind: beam\n    width: 2\n    branch: 2\n    turns: 3\n"
                           << "  - name: evolve\n    kind: evolve\n    islands: 2\n    per_island: 2\n"
                           << "    inspirations: 1\n    migrate_every: 1\n    turns: 3\n"
-                          << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n";
+                          << "eval:\n  backend: cpu\n  trials: 2\n  timing_trials: 5\n  remeasure: 0\n";
     const std::string refinery =
         std::string(REFINERY_BINARY_PATH) + " run " + config + " --cache-dir " + test_support::cache_dir() + " --out ";
     auto whole = run({"/bin/sh", "-c", refinery + dir + "/whole > /dev/null 2>&1"});

@@ -41,6 +41,7 @@ TEST_SUITE("eval::hidden_shapes") {
     REQUIRE(all.ok());
     int varying = 0, fixed = 0, silent = 0;
     std::vector<std::string> undeclared;
+    std::set<std::string> unmovable_small;
     for (const auto& p : *all) {
       if (!p.hidden.varies()) {
         if (p.hidden.declared) {
@@ -56,6 +57,13 @@ TEST_SUITE("eval::hidden_shapes") {
       for (const std::string size : {"small", "full"}) {
         for (uint64_t seed : {1, 2, 3}) {
           auto shapes = eval::draw_hidden_shapes(p, size, 3, seed);
+          // A rule may pin every dim at the small size (a batch already at its minimum): the
+          // evaluation then checks the shown size only, and says so. Never at the full size.
+          if (!shapes.ok() && size == "small" &&
+              shapes.error().message.find("no dim of its hidden_shapes rules can change") != std::string::npos) {
+            unmovable_small.insert(p.id);
+            continue;
+          }
           REQUIRE_MESSAGE(shapes.ok(), p.id, " at ", size, ": ", (shapes.ok() ? "" : shapes.error().message));
           REQUIRE(shapes->size() == 3);
           for (const auto& d : *shapes) {
@@ -67,7 +75,10 @@ TEST_SUITE("eval::hidden_shapes") {
         }
       }
     }
-    MESSAGE(varying, " problems vary, ", fixed, " are fixed, ", silent, " have no rules");
+    MESSAGE(varying, " problems vary, ", fixed, " are fixed, ", silent, " have no rules; at the small size ",
+            unmovable_small.size(),
+            " cannot move: ", base::join({unmovable_small.begin(), unmovable_small.end()}, ", "));
+    CHECK(unmovable_small == std::set<std::string>{"level3/29"});
     CHECK_MESSAGE(silent == 0, "no hidden_shapes rules: ", base::join(undeclared, ", "));
   }
 

@@ -108,6 +108,7 @@ struct BeamRun {
       // Round 1: samples 1 and 2 correct (1.2x and 1.5x); later nodes: the even ones correct, faster by sample.
       const bool correct = sample < 4 ? (sample == 1 || sample == 2) : sample % 2 == 0;
       o.status = correct ? eval::Status::correct : eval::Status::mismatch;
+      o.phases_ms["worker_wall"] = 1000.0;  // one GPU second each
       if (correct) {
         o.timing = eval::Timing{};
         o.timing->speedup = sample == 1 ? 1.2 : sample == 2 ? 1.5 : 1.0 + sample / 10.0;
@@ -269,17 +270,31 @@ TEST_SUITE("agent::search") {
     again.max_in_flight = 1;
     REQUIRE(again.run().ok());
     CHECK_MESSAGE(again.asked.empty(), (again.asked.empty() ? "" : again.asked.front()));
+    // One chain at a time against a budget in one unit: how many attempts it made, and whether
+    // budget.jsonl names the budget that ended it.
+    auto stopped_by = [](const std::string& config, const std::string& budget) {
+      test_support::TempDir folder("refinery-budget-unit");
+      BeamRun run(folder.path + "/run", config);
+      run.max_in_flight = 1;
+      REQUIRE(run.run().ok());
+      const auto log = base::read_file(folder.path + "/run/budget.jsonl");
+      CHECK_MESSAGE((log && log->find(R"("budget":")" + budget + "\"") != std::string::npos), budget);
+      return run.store->attempts().size();
+    };
     // A campaign budget in tokens: 300 tokens are two answers.
     std::string tokens = refine;
     tokens.replace(tokens.find("    problem_budget: {attempts: 2}\n"), 34, "");
     tokens.replace(tokens.find("strategies:"), 11, "budget: {tokens: 300}\nstrategies:");
-    test_support::TempDir other("refinery-budget-tokens");
-    BeamRun by_tokens(other.path + "/run", tokens);
-    by_tokens.max_in_flight = 1;
-    REQUIRE(by_tokens.run().ok());
-    CHECK(by_tokens.store->attempts().size() == 2);
-    CHECK(base::read_file(other.path + "/run/budget.jsonl")->find(R"("budget":"campaign tokens")") !=
-          std::string::npos);
+    CHECK(stopped_by(tokens, "campaign tokens") == 2);
+    // An arm's budget in dollars ($1 an answer: 100 input tokens at $10,000 a million) and a problem's in
+    // GPU seconds (one an evaluation): 2.5 dollars are spent by the third answer, 2 seconds by the second.
+    std::string dollars = refine;
+    dollars.replace(dollars.find("    problem_budget: {attempts: 2}\n"), 34, "    budget: {dollars: 2.5}\n");
+    dollars.replace(dollars.find("    concurrency: 3\n"), 19, "    concurrency: 3\n    price: {input: 10000}\n");
+    CHECK(stopped_by(dollars, "arm dollars") == 3);
+    std::string seconds = refine;
+    seconds.replace(seconds.find("{attempts: 2}"), 13, "{gpu_seconds: 2}");
+    CHECK(stopped_by(seconds, "problem gpu_seconds") == 2);
   }
 
   TEST_CASE("an attempts budget is never passed: a beam's round is cut to what is left, chains in flight count") {
