@@ -28,8 +28,9 @@
 #   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md;
 #              REFINERY_INTEGRITY_ONLY=word,... runs only the entries whose candidate path has one)
 #   generalize issue 36: problems check at full size with --hidden-shapes 3, or --precision bf16
-#              with REFINERY_GEN_KIND=bf16 (no timing; REFINERY_GEN_LEVELS, default 1 2 3; chunks of
-#              20 in two lanes; bench/generalize_summary.py counts what passed and the time added)
+#              with REFINERY_GEN_KIND=bf16 (no timing; REFINERY_GEN_LEVELS, default 1 2 3, or the
+#              IDs in REFINERY_GEN_IDS; chunks of 20 in two lanes; bench/generalize_summary.py counts
+#              what passed and the time added)
 #   sense      bench/precision_sense.py on cuda at full size: which precisions make sense for each
 #              problem (its reference in bf16 and fp16 against itself in float64)
 #   check      problems check at full size on cuda, one group at a time (REFINERY_CHECK_IDS: groups
@@ -230,9 +231,9 @@ PY
       # file per kind: a call brings back only a few files. REFINERY_GEN_FLAGS adds flags.
       kind=${REFINERY_GEN_KIND:-hidden}
       flag=$([ "$kind" = bf16 ] && echo "--precision bf16" || echo "--hidden-shapes 3")
-      step "problems check $flag at full size, levels ${REFINERY_GEN_LEVELS:-1 2 3}, two lanes"
+      step "problems check $flag at full size, ${REFINERY_GEN_IDS:+the IDs given}${REFINERY_GEN_IDS:-levels ${REFINERY_GEN_LEVELS:-1 2 3}}, two lanes"
       scratch=$(mktemp -d)
-      ids=$(for l in ${REFINERY_GEN_LEVELS:-1 2 3}; do ls "problems/level$l" | sort -V | cut -d_ -f1 | sed "s#^#level$l/#"; done)
+      ids=${REFINERY_GEN_IDS:-$(for l in ${REFINERY_GEN_LEVELS:-1 2 3}; do ls "problems/level$l" | sort -V | cut -d_ -f1 | sed "s#^#level$l/#"; done)}
       # shellcheck disable=SC2086
       printf '%s\n' $ids | split -l 20 - "$scratch/chunk_"
       lane() {  # every other chunk, from $1

@@ -25,4 +25,11 @@ base::Status decode_shape_and_draw(const base::yaml::Document& doc, const YAML::
 // A `kind: tensors` input's items, decoded and expanded into its entries.
 base::Result<InputSpec> decode_list(const base::yaml::Document& doc, const YAML::Node& node, InputSpec input);
 
+// The spec's hidden_shapes section, checked against the problem's sizes and weights.
+base::Result<HiddenShapeRules> decode_hidden_shapes(const base::yaml::Document& doc, const YAML::Node& node,
+                                                    const Problem& p);
+// The spec's unfit_precisions map.
+base::Result<std::vector<std::pair<DType, std::string>>> decode_unfit_precisions(const base::yaml::Document& doc,
+                                                                                 const YAML::Node& node);
+
 }  // namespace eval::detail
