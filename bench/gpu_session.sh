@@ -40,7 +40,8 @@
 #              caps each group's seconds (default 400)
 #
 # REFINERY_SESSION_S (default 570) is the whole call's budget in seconds;
-# REFINERY_SESSION_EVAL=0 leaves out the one full-size evaluation.
+# REFINERY_SESSION_EVAL=0 leaves out the one full-size evaluation; REFINERY_SESSION_BUILD=0 the
+# build (for a second session beside one that built).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/refinery-gpu}
@@ -62,12 +63,14 @@ gpu_tests() {  # LOG CAP FILTER
   tail -30 "$out/$1"
 }
 
+if [ "${REFINERY_SESSION_BUILD:-1}" = 1 ]; then
 step build
 if ! { time scripts/gpu-host.sh build; } > "$out/build.log" 2>&1; then
   tail -60 "$out/build.log"
   exit 1
 fi
 tail -4 "$out/build.log"
+fi
 if [ "${REFINERY_SESSION_EVAL:-1}" = 1 ]; then
 step "one full-size evaluation"
 timeout "$(left 120)" build-gpu/refinery eval --problem level1/19 --candidate tests/fixtures/candidates/relu_cuda_correct.cu \
