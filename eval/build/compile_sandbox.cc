@@ -36,6 +36,11 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   base::ProcessCaps caps = s.caps;
   // RLIMIT_NPROC counts every process of the uid: refinery's own, outside the sandbox.
   if (!s.enabled) caps.processes = 0;
+  // CUDA reserves address space far beyond what it uses, and fails its
+  // initialisation under RLIMIT_AS ("out of memory"), so a compile that may use
+  // the GPU (a Python build that runs Triton's compile) has no address-space
+  // cap; its time cap holds, and the sandbox makes it the OOM killer's first pick.
+  if (gpu) caps.memory_bytes = 0;
   o.limits = base::limits(caps);
   if (!s.enabled) {
     for (const char* key : {"HOME", "TMPDIR"})

@@ -3,6 +3,7 @@
 // python_build.py, so that whatever its load_inline calls build, g++ or nvcc
 // builds there; the source and those libraries become one bundle
 // (python_bundle.h), cached by content like a C++ library.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -75,11 +76,9 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   }
   TRY_ASSIGN(std::string version, compiler_version(toolchain_.python));
   TRY_ASSIGN(std::string cxx_version, compiler_version(toolchain_.cxx));
-  nlohmann::json args = {{"source", "candidate.py"},
-                         {"init", job.init_args},
-                         {"ext", "ext"},
-                         {"manifest", "manifest.json"},
-                         {"warm", nullptr}};
+  nlohmann::json args = {
+      {"source", "candidate.py"},    {"init", job.init_args}, {"ext", "ext"},
+      {"manifest", "manifest.json"}, {"warm", nullptr},       {"python_path", toolchain_.python_path}};
   // Triton compiles when a kernel first runs: a module that uses it runs once here, on the GPU.
   const bool warm = job.backend == Backend::cuda && job.source.find("triton") != std::string::npos;
   if (warm) args["warm"] = {{"device", "cuda"}, {"inputs", nlohmann::json::parse(job.warm_inputs, nullptr, false)}};
@@ -105,10 +104,20 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   std::vector<std::string> read_only;
   for (const auto& p : toolchain_.python_path)
     if (!p.empty() && fs::is_directory(p)) read_only.push_back(p);
+  // An interpreter in a virtual environment finds its packages through the
+  // environment's pyvenv.cfg, and its tools (ninja, which load_inline runs)
+  // beside it: the environment is mounted whole, and its bin is first on PATH.
+  const fs::path bin = fs::path(toolchain_.python).parent_path();
+  if (fs::exists(bin.parent_path() / "pyvenv.cfg")) read_only.push_back(bin.parent_path().string());
   base::SpawnOptions o = detail::compile_spawn(toolchain_, options_,
                                                {toolchain_.python, "-I", "-B", at("python_build.py"), at("args.json")},
                                                tmp, read_only, {"urandom", "random"}, /*gpu=*/warm);
   o.env.push_back("MAX_JOBS=2");
+  auto path = std::find_if(o.env.begin(), o.env.end(), [](const std::string& e) { return e.starts_with("PATH="); });
+  if (path == o.env.end())
+    o.env.push_back("PATH=" + bin.string() + ":/usr/bin:/bin");
+  else
+    *path = "PATH=" + bin.string() + ":" + path->substr(5);
   if (job.backend == Backend::cuda) o.env.push_back("TORCH_CUDA_ARCH_LIST=" + torch_arch(options_.cuda_arch));
   if (warm)
     o.env.push_back("TRITON_CACHE_DIR=" + at("triton"));
@@ -123,7 +132,9 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   out.command = detail::quote_command(o.argv);
   auto manifest_text = read_built(at("manifest.json"), tmp);
   nlohmann::json manifest = manifest_text ? nlohmann::json::parse(*manifest_text, nullptr, false) : nlohmann::json();
-  std::optional<std::string> cap = detail::cap_note(r, options_);
+  CompileOptions held = options_;
+  if (warm) held.sandbox.caps.memory_bytes = 0;  // compile_spawn lifts it where the GPU is used
+  std::optional<std::string> cap = detail::cap_note(r, held);
   out.log = clean_compile_log(build_log(manifest, r), {{tmp + "/", ""}, {options_.cache_dir + "/", "<cache>/"}});
   out.timed_out = r.timed_out;
   if (r.timed_out)

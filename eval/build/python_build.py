@@ -10,7 +10,8 @@
 #   python3 python_build.py ARGS.json
 #
 # ARGS: {"source": file, "init": [dims], "ext": folder, "manifest": file,
-#        "warm": {"device": "cuda", "inputs": [{shape, dtype, scalar, value, weight}]} or null}.
+#        "warm": {"device": "cuda", "inputs": [{shape, dtype, scalar, value, weight}]} or null,
+#        "python_path": [folders]}.
 #
 # With "warm" (a module that uses Triton, on the cuda backend), ModelNew also
 # runs once on inputs of the job's shapes, so that Triton compiles its
@@ -22,6 +23,14 @@ import sys
 import traceback
 
 args = json.load(open(sys.argv[1]))
+# The interpreter's module path as the build found it. In the sandbox a virtual
+# environment's pyvenv.cfg is not there to be found, so its site-packages (and
+# their .pth files) are added here.
+import site  # noqa: E402
+
+for folder in args.get("python_path", []):
+    if folder and folder not in sys.path and os.path.isdir(folder):
+        site.addsitedir(folder)
 manifest = {"extensions": [], "error": None, "phase": None}
 
 
@@ -85,6 +94,10 @@ try:
     code = compile(source, "model_new.py", "exec")
 except SyntaxError:
     fail("syntax", traceback.format_exc(limit=0))
+# Its source where inspect finds it (Triton's @jit reads the function's source).
+import linecache  # noqa: E402
+
+linecache.cache["model_new.py"] = (len(source), None, source.splitlines(True), "model_new.py")
 module = type(sys)("model_new")
 module.__file__ = "model_new.py"
 sys.modules["model_new"] = module

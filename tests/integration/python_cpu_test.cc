@@ -10,6 +10,7 @@
 
 #include "base/subprocess.h"
 #include "build_info.h"
+#include "eval/build/compiler.h"
 #include "eval/worker_launcher.h"
 #include "test_support.h"
 
@@ -207,6 +208,59 @@ TEST_SUITE("python candidates, cpu backend: attacks") {
                   build_log(o));
     CHECK(o.message.find(marker) == std::string::npos);
     CHECK(build_log(o).find(marker) == std::string::npos);
+  }
+
+  TEST_CASE("an interpreter in a virtual environment builds with the environment's packages and tools") {
+    // As on the GPU host, where torch, triton and ninja live in a venv: its
+    // pyvenv.cfg and bin must be in the compilers' sandbox.
+    if (skip()) return;
+    test_support::TempDir dir;
+    const std::string env = dir.path + "/env";
+    base::SpawnOptions make;
+    make.argv = {"/usr/bin/python3", "-m", "venv", "--without-pip", env};
+    auto made = base::run_process(make);
+    REQUIRE(made.ok());
+    REQUIRE_MESSAGE(made->exited_ok(), made->err);
+    eval::Toolchain t = eval::build_toolchain();
+    t.python = env + "/bin/python3";
+    eval::CompileOptions options;
+    options.cache_dir = dir.path + "/cache";
+    base::SystemProcessSpawner spawner;
+    eval::CompileService service(t, options, spawner);
+    const std::string source = test_support::replace_all(R"(import os, sys
+assert sys.prefix == "@ENV@", "not the environment: " + sys.prefix
+assert os.environ["PATH"].split(":")[0] == "@ENV@/bin", "its bin is not first on PATH: " + os.environ["PATH"]
+import torch
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        return x
+)",
+                                                         "@ENV@", env);
+    auto built = service.compile({eval::Backend::cpu, eval::LanguageId::python, false, source, "", "candidate"});
+    REQUIRE_MESSAGE(built.ok(), (built.ok() ? "" : built.error().message));
+    CHECK_MESSAGE(built->ok, built->log);
+  }
+
+  TEST_CASE("a module that reads its own source, as Triton's @jit does, builds and runs") {
+    if (skip()) return;
+    auto o = python().run("level1/19", R"py(import inspect
+import torch
+
+
+def relu(x):
+    return torch.relu(x)
+
+
+assert "torch.relu" in inspect.getsource(relu)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        assert "return torch.relu(x)" in inspect.getsource(relu)
+        return relu(x)
+)py");
+    CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", build_log(o));
   }
 
   TEST_CASE("patched clocks buy nothing: the judge times twenty ReLUs as twenty") {
