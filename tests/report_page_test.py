@@ -97,11 +97,20 @@ try:
         fail("the page did not say it rendered: " + dom.stdout[-2000:])
     if "data-pwned" in dom.stdout:
         fail("markup from a label's note ran in the page")
-    # Equal cost: fast_p and the geometric mean against each of the four units spent.
+    # Equal cost: fast_p and the geometric mean against each unit something was spent in (the
+    # replayed quickstart spends attempts and worker seconds, no tokens and no dollars), and a
+    # note naming the units left out.
     equal_cost = re.search(r'<section id="equal-cost">(.*?)</section>', dom.stdout, re.S)
-    drawn = equal_cost.group(1).count("geometric-mean speedup") if equal_cost else 0
-    if drawn != 4:
-        fail("the equal-cost section draws the geometric mean against %d units spent, not 4" % drawn)
+    section = equal_cost.group(1) if equal_cost else ""
+    spent = {unit: max(t["spent"][unit] for arm in report["arms"] for t in arm["turns"])
+             for unit in ("attempts", "tokens", "dollars", "gpu_seconds")}
+    if spent["attempts"] <= 0 or spent["gpu_seconds"] <= 0 or spent["tokens"] or spent["dollars"]:
+        fail("the replayed quickstart's spending is not what this test expects: %s" % spent)
+    drawn = section.count("geometric-mean speedup")
+    if drawn != 2:
+        fail("the equal-cost section draws the geometric mean against %d units spent, not 2 (%s)" % (drawn, spent))
+    if "nothing was spent in tokens or dollars" not in section:
+        fail("the equal-cost section does not say that tokens and dollars were not drawn")
 
     class Cells(html.parser.HTMLParser):
         def __init__(self):

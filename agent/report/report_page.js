@@ -117,18 +117,33 @@
     const s = section("equal-cost", "fast_" + fastKey + " and the geometric mean against what was spent");
     s.append(note("each point is a turn (a round for a beam or an evolve search): what the arm had spent on its attempts up to it, so that strategies compare at equal cost."));
     const measured = points.filter((p) => p.geomean != null);
+    // The geometric mean on a log axis where it spans a wide range; on a
+    // linear one from 0 otherwise, where a log axis would label no tick.
+    const means = measured.map((p) => p.geomean);
+    const span = means.length ? Math.max(1, ...means) / Math.min(1, ...means) : 1;
+    const y = span > 4 ? { label: "geometric-mean speedup", type: "log", tickFormat: "~g" }
+      : { label: "geometric-mean speedup", domain: [0, 1.1 * Math.max(1, ...means)] };
+    const unspent = [];
     for (const [field, label] of [["attempts", "attempts"], ["tokens", "tokens"], ["dollars", "dollars"], ["gpu_seconds", "evaluation worker seconds"]]) {
-      const x = { label, domain: [0, 1.05 * Math.max(...points.map((p) => p[field])) || 1] };
-      s.append(chart(() => Plot.plot({
+      const most = Math.max(...points.map((p) => p[field] || 0));
+      if (!(most > 0)) {
+        unspent.push(label);
+        continue;
+      }
+      const x = { label, domain: [0, 1.05 * most] };
+      const row = el("div", { class: "pair" });
+      row.append(chart(() => Plot.plot({
         width: 540, height: 260, grid: true, color: { legend: field === "attempts" }, x,
         y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
         marks: [Plot.lineY(points, { x: field, y: "fast", stroke: "arm", marker: true, tip: true })],
       })));
-      if (measured.length) s.append(chart(() => Plot.plot({
-        width: 540, height: 260, grid: true, x, y: { label: "geometric-mean speedup", type: "log" },
+      if (measured.length) row.append(chart(() => Plot.plot({
+        width: 540, height: 260, grid: true, x, y,
         marks: [Plot.ruleY([1], { stroke: "#999" }), Plot.lineY(measured, { x: field, y: "geomean", stroke: "arm", marker: true, tip: true })],
       })));
+      s.append(row);
     }
+    if (unspent.length) s.append(note("not drawn: nothing was spent in " + unspent.join(" or ") + " (a replay provider, or a model that reports no usage)."));
   }
 
   // --- the distribution of speedups, per arm and level ---
@@ -148,8 +163,11 @@
   {
     const points = report.arms.map((arm) => ({ arm: armName(arm), cost: arm.cost_usd, tokens: arm.tokens.total, fast: arm.turns[arm.turns.length - 1].fast_p[fastKey] }));
     const s = section("cost", "Cost and tokens against fast_" + fastKey + " (last turn)");
+    const row = el("div", { class: "pair" });
+    s.append(row);
     for (const [field, label, format] of [["cost", "cost (USD)", "$,.2f"], ["tokens", "tokens (input + output)", "~s"]])
-      s.append(chart(() => Plot.plot({
+      if (!(Math.max(...points.map((p) => p[field] || 0)) > 0)) s.append(note("no " + (field === "cost" ? "cost" : "tokens") + " recorded: not drawn."));
+      else row.append(chart(() => Plot.plot({
         width: 540, height: 300, grid: true, y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
         x: { label, tickFormat: format, domain: [0, 1.1 * Math.max(...points.map((p) => p[field])) || 1] },
         marks: [Plot.dot(points, { x: field, y: "fast", fill: "arm", r: 6, tip: true }), Plot.text(points, { x: field, y: "fast", text: "arm", dy: -12 })],
@@ -194,7 +212,8 @@
     s.append(note("the problem's bound (max of FLOPs over the GPU's peak and bytes over its memory bandwidth) over the candidate's time; cuda attempts on a GPU in refinery's peak table only."));
     if (!points.length) s.append(note("no attempt has a speed-of-light fraction (cpu backend, a GPU not in the table, or no correct cuda attempt)."));
     else s.append(chart(() => Plot.plot({
-      width: 700, height: 260, grid: true, color: { legend: true }, x: { label: "turn", tickFormat: "d" }, y: { label: "median sol fraction", percent: true },
+      width: 700, height: 260, grid: true, color: { legend: true }, x: { label: "turn", tickFormat: "d", ticks: [...new Set(points.map((p) => p.turn))] },
+      y: { label: "median sol fraction", percent: true, domain: [0, 100] },
       marks: [Plot.lineY(points, { x: "turn", y: "sol", stroke: "arm", marker: true, tip: true })],
     })));
     for (const arm of report.arms) for (const n of arm.sol_notes || []) s.append(note(armName(arm) + ": " + n));
