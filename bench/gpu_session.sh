@@ -207,11 +207,22 @@ PY
       cp runs/quickstart-gpu/report.json runs/quickstart-gpu/report.txt runs/quickstart-gpu/report.html \
         runs/quickstart-gpu/attempts.jsonl "$out/" 2>/dev/null
       python3 - runs/quickstart-gpu/attempts.jsonl <<'PY'
-import json, sys
+import json, os, sys
 for line in open(sys.argv[1]):
     a = json.loads(line)
     print(a["key"], a["status"], a.get("speedup"), "sol", a.get("sol_fraction"), "lib" if a.get("library_only") else "",
           "unstable" if a.get("unstable") else "", a.get("environment", {}).get("gpu", ""))
+    if a.get("unstable"):  # why: the interval's width, or the judge's clock raising the claims
+        model, strategy, problem, sample, turn = a["model"], a["strategy"], a["problem"], a["sample"], a["turn"]
+        path = os.path.join("runs/quickstart-gpu/attempts", model, strategy, problem, "s%d" % sample, "t%d" % turn,
+                            "result.json")
+        try:
+            t = json.load(open(path)).get("timing") or {}
+            print("   timing:", {k: t.get(k) for k in ("uncertainty", "judge_raise_ms", "claimed_median_ms",
+                                                       "measurements", "batch_calls", "floor_median_ms", "lower_bound")},
+                  "ref median", (t.get("reference") or {}).get("median_ms"), "cand median", (t.get("candidate") or {}).get("median_ms"))
+        except (OSError, ValueError) as e:
+            print("   no result.json:", e)
 PY
       ;;
     pypublished)
