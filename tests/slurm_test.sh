@@ -72,7 +72,13 @@ sinfo -h -o %T 2>/dev/null | grep -q idle || skip "the node never came up idle: 
 
 cd "$src"
 refinery="$build/refinery"
-# The same campaign in one process, for the comparison (its compiles warm the cache for the shards).
+# The same campaign in one process, for the comparison (its compiles warm the cache for the shards):
+# the quickstart scripts/setup.sh ran (runs/quickstart), copied and resumed with nothing left to do,
+# or run here when there is none of this config.
+if cmp -s runs/quickstart/config.yaml configs/quickstart.yaml && [ -s runs/quickstart/attempts.jsonl ]; then
+  mkdir -p "$work/one"
+  (cd runs/quickstart && tar --exclude=./lock --exclude=./labels.jsonl --exclude=./export -cf - .) | tar -C "$work/one" -xf -
+fi
 "$refinery" run configs/quickstart.yaml --out "$work/one" > "$work/one.log" 2>&1 || { cat "$work/one.log"; fail "the one-process run failed"; }
 
 "$refinery" slurm configs/quickstart.yaml --shards 4 --out "$work/sharded" --dry-run > "$work/dry.txt" ||
