@@ -165,13 +165,15 @@
     const s = section("cost", "Cost and tokens against fast_" + fastKey + " (last turn)");
     const row = el("div", { class: "pair" });
     s.append(row);
-    for (const [field, label, format] of [["cost", "cost (USD)", "$,.2f"], ["tokens", "tokens (input + output)", "~s"]])
-      if (!(Math.max(...points.map((p) => p[field] || 0)) > 0)) s.append(note("no " + (field === "cost" ? "cost" : "tokens") + " recorded: not drawn."));
+    for (const [field, label, format] of [["cost", "cost (USD)", "$,.2f"], ["tokens", "tokens (input + output)", "~s"]]) {
+      const most = Math.max(...points.map((p) => p[field] || 0));
+      if (!(most > 0)) s.append(note("no " + (field === "cost" ? "cost" : "tokens") + " recorded: not drawn."));
       else row.append(chart(() => Plot.plot({
         width: 540, height: 300, grid: true, y: { label: "fast_" + fastKey, percent: true, domain: [0, 100] },
-        x: { label, tickFormat: format, domain: [0, 1.1 * Math.max(...points.map((p) => p[field])) || 1] },
+        x: { label, tickFormat: format, domain: [0, 1.1 * most] },
         marks: [Plot.dot(points, { x: field, y: "fast", fill: "arm", r: 6, tip: true }), Plot.text(points, { x: field, y: "fast", text: "arm", dy: -12 })],
       })));
+    }
   }
 
   // --- heat map: the best speedup per problem and arm ---

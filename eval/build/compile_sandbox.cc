@@ -33,14 +33,9 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   o.cwd = scratch;
   o.timeout_seconds = options.timeout_seconds;
   o.output_cap_bytes = 256 << 10;
-  base::ProcessCaps caps = s.caps;
+  base::ProcessCaps caps = compile_caps(options, gpu);
   // RLIMIT_NPROC counts every process of the uid: refinery's own, outside the sandbox.
   if (!s.enabled) caps.processes = 0;
-  // CUDA reserves address space far beyond what it uses, and fails its
-  // initialisation under RLIMIT_AS ("out of memory"), so a compile that may use
-  // the GPU (a Python build that runs Triton's compile) has no address-space
-  // cap; its time cap holds, and the sandbox makes it the OOM killer's first pick.
-  if (gpu) caps.memory_bytes = 0;
   o.limits = base::limits(caps);
   if (!s.enabled) {
     for (const char* key : {"HOME", "TMPDIR"})
@@ -65,8 +60,18 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   return o;
 }
 
-std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options) {
-  auto cap = base::exceeded_cap(r, options.sandbox.caps);
+base::ProcessCaps compile_caps(const CompileOptions& options, bool gpu) {
+  base::ProcessCaps caps = options.sandbox.caps;
+  // CUDA reserves address space far beyond what it uses, and fails its
+  // initialisation under RLIMIT_AS ("out of memory"), so a compile that may use
+  // the GPU (a Python build that runs Triton's compile) has no address-space
+  // cap; its time cap holds, and the sandbox makes it the OOM killer's first pick.
+  if (gpu) caps.memory_bytes = 0;
+  return caps;
+}
+
+std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options, bool gpu) {
+  auto cap = base::exceeded_cap(r, compile_caps(options, gpu));
   if (!cap) return std::nullopt;
   return "refinery: the compile exceeded its " + *cap;
 }

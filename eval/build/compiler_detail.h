@@ -45,9 +45,12 @@ base::Status seal(const std::filesystem::path& dir, Access access = Access::owne
 base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& options, std::vector<std::string> argv,
                                  const std::string& scratch, const std::vector<std::string>& read_only,
                                  const std::vector<std::string>& devices = {}, bool gpu = false);
+// The caps a compile step is held to: the sandbox's, without the address-space
+// cap where it may use the GPU (`gpu`, as compile_spawn takes it).
+base::ProcessCaps compile_caps(const CompileOptions& options, bool gpu);
 // The line a compile that hit a cap adds to its log ("refinery: the compile
 // exceeded its memory cap (6 GiB)"), or nullopt.
-std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options);
+std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options, bool gpu = false);
 // What of the sandbox a cache key covers: the caps decide which compiles fail.
 std::string sandbox_key(const CompileOptions& options);
 

@@ -132,9 +132,7 @@ Result<CompiledLibrary> CompileService::compile_python(const CompileJob& job) {
   out.command = detail::quote_command(o.argv);
   auto manifest_text = read_built(at("manifest.json"), tmp);
   nlohmann::json manifest = manifest_text ? nlohmann::json::parse(*manifest_text, nullptr, false) : nlohmann::json();
-  CompileOptions held = options_;
-  if (warm) held.sandbox.caps.memory_bytes = 0;  // compile_spawn lifts it where the GPU is used
-  std::optional<std::string> cap = detail::cap_note(r, held);
+  std::optional<std::string> cap = detail::cap_note(r, options_, /*gpu=*/warm);
   out.log = clean_compile_log(build_log(manifest, r), {{tmp + "/", ""}, {options_.cache_dir + "/", "<cache>/"}});
   out.timed_out = r.timed_out;
   if (r.timed_out)

@@ -23,9 +23,8 @@ import sys
 import traceback
 
 args = json.load(open(sys.argv[1]))
-# The interpreter's module path as the build found it. In the sandbox a virtual
-# environment's pyvenv.cfg is not there to be found, so its site-packages (and
-# their .pth files) are added here.
+# The module path refinery's build found (PYTHONPATH's folders included, which
+# -I ignores), as the runner has it: added here, with their .pth files.
 import site  # noqa: E402
 
 for folder in args.get("python_path", []):
