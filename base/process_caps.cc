@@ -50,7 +50,7 @@ bool says(const ProcessResult& r, std::initializer_list<const char*> signs) {
 
 std::vector<ResourceLimit> limits(const ProcessCaps& caps) {
   std::vector<ResourceLimit> out = {{RLIMIT_CORE, 0}};
-  if (caps.memory_bytes) out.push_back({RLIMIT_AS, caps.memory_bytes});
+  if (caps.memory_bytes) out.push_back({caps.private_memory_only ? RLIMIT_DATA : RLIMIT_AS, caps.memory_bytes});
   if (caps.cpu_seconds > 0) {
     // SIGXCPU at the cap names it in the tool's own words; SIGKILL a little
     // later for a process that ignores it (a PID namespace's first process does).
@@ -64,7 +64,8 @@ std::vector<ResourceLimit> limits(const ProcessCaps& caps) {
 
 std::string describe(const ProcessCaps& caps) {
   auto or_none = [](bool set, const std::string& v) { return set ? v : std::string("none"); };
-  return "memory " + or_none(caps.memory_bytes != 0, bytes(caps.memory_bytes)) + ", cpu " +
+  return std::string(caps.private_memory_only ? "private memory " : "memory ") +
+         or_none(caps.memory_bytes != 0, bytes(caps.memory_bytes)) + ", cpu " +
          or_none(caps.cpu_seconds > 0, seconds(caps.cpu_seconds)) + ", file " +
          or_none(caps.file_bytes != 0, bytes(caps.file_bytes)) + ", processes " +
          or_none(caps.processes != 0, std::to_string(caps.processes));

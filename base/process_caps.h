@@ -23,12 +23,18 @@ struct ProcessCaps {
   double cpu_seconds = 240;            // RLIMIT_CPU of each process (SIGXCPU, then SIGKILL 5 s later); 0: none
   uint64_t file_bytes = 256ull << 20;  // RLIMIT_FSIZE: the largest file written (an object, a library); 0: none
   unsigned processes = 512;            // RLIMIT_NPROC; 0: none
+  // memory_bytes as RLIMIT_DATA (the private writable memory a process maps:
+  // its heap, anonymous mappings) rather than RLIMIT_AS: for a process that
+  // uses CUDA, whose driver reserves address space far beyond what it uses
+  // and fails its initialisation under RLIMIT_AS.
+  bool private_memory_only = false;
 };
 
 std::vector<ResourceLimit> limits(const ProcessCaps& caps);
 
 // One line naming the caps, for a cache key or a record:
-// "memory 6 GiB, cpu 240 s, file 256 MiB, processes 512".
+// "memory 6 GiB, cpu 240 s, file 256 MiB, processes 512" ("private memory
+// 6 GiB, ..." with private_memory_only).
 std::string describe(const ProcessCaps& caps);
 
 // "memory cap (6 GiB)", "CPU time cap (240 s)" or "file size cap (256 MiB)"

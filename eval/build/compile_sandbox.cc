@@ -64,9 +64,9 @@ base::ProcessCaps compile_caps(const CompileOptions& options, bool gpu) {
   base::ProcessCaps caps = options.sandbox.caps;
   // CUDA reserves address space far beyond what it uses, and fails its
   // initialisation under RLIMIT_AS ("out of memory"), so a compile that may use
-  // the GPU (a Python build that runs Triton's compile) has no address-space
-  // cap; its time cap holds, and the sandbox makes it the OOM killer's first pick.
-  if (gpu) caps.memory_bytes = 0;
+  // the GPU (a Python build that runs Triton's compile) is held to the same
+  // cap as RLIMIT_DATA: what it allocates, not what it reserves.
+  if (gpu) caps.private_memory_only = true;
   return caps;
 }
 

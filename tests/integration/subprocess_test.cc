@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/fs.h"
+#include "base/process_caps.h"
 #include "base/subprocess.h"
 #include "eval/sandbox/sandbox.h"
 
@@ -278,6 +279,27 @@ TEST_SUITE("base::run_process") {
     CHECK_FALSE(r.exited_ok());
     CHECK(r.signal == SIGXFSZ);
     CHECK(fs::file_size(file) <= 4096);
+  }
+
+  TEST_CASE("a private-memory cap stops an allocation but not a reservation of address space, as CUDA makes") {
+    // What a compile that may start CUDA is held to (base::ProcessCaps::private_memory_only).
+    base::ProcessCaps caps{1ull << 30, 0, 0, 0};
+    caps.private_memory_only = true;
+    auto python = [&](const std::string& code, const base::ProcessCaps& c) {
+      base::SpawnOptions o;
+      o.argv = {"/usr/bin/python3", "-c", code};
+      o.timeout_seconds = 30;
+      o.limits = base::limits(c);
+      return run(o);
+    };
+    const std::string reserve = "import mmap; m = mmap.mmap(-1, 8 << 30, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ)";
+    CHECK(python(reserve, caps).exited_ok());
+    auto as = caps;
+    as.private_memory_only = false;
+    CHECK_FALSE(python(reserve, as).exited_ok());  // RLIMIT_AS refuses the reservation: why the GPU needs the other
+    auto grown = python("b = bytearray(2 << 30)", caps);
+    CHECK_FALSE(grown.exited_ok());
+    CHECK(base::exceeded_cap(grown, caps) == "memory cap (1 GiB)");
   }
 
   TEST_CASE("without the limit the same write succeeds") {

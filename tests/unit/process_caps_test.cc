@@ -36,6 +36,12 @@ TEST_SUITE("base::ProcessCaps") {
     CHECK(find(RLIMIT_FSIZE).value == 1 << 20);
     CHECK(find(RLIMIT_NPROC).value == 64);
     CHECK(find(RLIMIT_CORE).value == 0);
+    caps.private_memory_only = true;  // the same cap on what is allocated, not on what is reserved
+    const size_t before = limits.size();
+    limits = base::limits(caps);
+    CHECK(find(RLIMIT_AS).resource == -1);
+    CHECK(find(RLIMIT_DATA).value == 4ull << 30);
+    CHECK(limits.size() == before);
     caps = base::ProcessCaps{0, 0, 0, 0};
     CHECK(base::limits(caps).size() == 1);  // the core dump's only
   }
@@ -44,6 +50,9 @@ TEST_SUITE("base::ProcessCaps") {
     CHECK(base::describe(base::ProcessCaps{}) == "memory 6 GiB, cpu 240 s, file 256 MiB, processes 512");
     CHECK(base::describe(base::ProcessCaps{3ull << 29, 0, 0, 0}) ==
           "memory 1.5 GiB, cpu none, file none, processes none");
+    base::ProcessCaps gpu;
+    gpu.private_memory_only = true;
+    CHECK(base::describe(gpu) == "private memory 6 GiB, cpu 240 s, file 256 MiB, processes 512");
   }
 
   TEST_CASE("name the memory cap from what gcc, cicc and Python say") {
