@@ -16,9 +16,15 @@
 # With "warm" (a module that uses Triton, on the cuda backend), ModelNew also
 # runs once on inputs of the job's shapes, so that Triton compiles its
 # kernels (and its launcher) here, into TRITON_CACHE_DIR; the runner starts
-# no compiler, so it finds them there.
+# no compiler, so it finds them there. The C modules Triton builds with the
+# system's compiler (its driver's utilities, each kernel's launcher; Triton 3.6
+# caches none of them) are kept in TRITON_CACHE_DIR/refinery-c/SHA256/, by the
+# digest of their C source, where the runner's prelude answers Triton's
+# build of the same source.
+import hashlib
 import json
 import os
+import shutil
 import sys
 import traceback
 
@@ -86,6 +92,33 @@ def building(real, kind):
 
 cpp_extension.load_inline = building(real_load_inline, "load_inline")
 cpp_extension.load = building(real_load, "load")
+
+
+
+def keep_triton_c_modules():
+    """Triton's C builds, each kept by its source's digest for the runner."""
+    try:
+        import triton.runtime.build as triton_build
+    except BaseException:
+        return  # the module's import reports it
+    real_build = getattr(triton_build, "_build", None)
+    if real_build is None:
+        return
+
+    def build(name, src, srcdir, *rest, **kw):
+        so = real_build(name, src, srcdir, *rest, **kw)
+        with open(src, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        kept = os.path.join(os.environ["TRITON_CACHE_DIR"], "refinery-c", digest)
+        os.makedirs(kept, exist_ok=True)
+        shutil.copyfile(so, os.path.join(kept, os.path.basename(so)))
+        return so
+
+    triton_build._build = build
+
+
+if args.get("warm") and os.environ.get("TRITON_CACHE_DIR"):
+    keep_triton_c_modules()
 
 with open(args["source"]) as f:
     source = f.read()
