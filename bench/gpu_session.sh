@@ -23,6 +23,8 @@
 #   quickstart the quickstart on cuda (runs/quickstart-gpu): its report (json, txt, html) and
 #              every attempt's verdict, speedup and speed-of-light fraction
 #   doctor     refinery doctor --backend cuda, at each of REFINERY_DOCTOR_SIZES (default small)
+#   self       the reference as its own candidate at the small size, traced, launch watch on and off:
+#              per call, the reference's events, the candidate's claims, its floor and each window
 #   batch      batch_size.sh on cuda at the small size: the reference's time per call against the batch
 #   draws      draw_cost.py: a timed call's fresh inputs, shifted copy (the old way) against a fresh draw
 #   integrity  the exploit catalogue on cuda at full size (tests/integrity, docs/integrity.md;
@@ -293,6 +295,30 @@ PY
           > "$out/doctor_$size.log" 2>&1
         echo "exit $?"
         cat "$out/doctor_$size.log"
+      done ;;
+    self)
+      # Why the reference reads slower than itself at the small size (doctor: 0.863x on the H100):
+      # its C++ reference as the candidate, traced, with the launch watch on and off.
+      step "the reference against itself, traced (small)"
+      for watch in on off; do
+        flag=(); [ "$watch" = off ] && flag=(--no-launch-watch)
+        timeout "$(left 120)" build-gpu/refinery eval --problem level1/19 --backend cuda --size small \
+          --candidate problems/level1/19_relu/reference.cpp --timing-trace --json "${flag[@]}" \
+          > "$out/self_$watch.json" 2> "$out/self_$watch.err"
+        python3 - "$out/self_$watch.json" "$watch" <<'PY' || tail -5 "$out/self_$watch.err"
+import json, statistics as st, sys
+j = json.load(open(sys.argv[1])); t = j.get("timing") or {}; tr = t.get("trace") or {}
+b = tr.get("batch_calls", 1)
+per = lambda xs: round(st.median(xs) / b * 1000, 2) if xs else None
+print("watch", sys.argv[2], j.get("status"), "speedup %.3f" % (t.get("speedup") or 0), "batch", b,
+      "us/call: ref events", round((t.get("reference") or {}).get("median_ms", 0) * 1000, 2),
+      "cand claim", round((t.get("claimed_median_ms") or 0) * 1000, 2),
+      "cand floor", round((t.get("floor_median_ms") or 0) * 1000, 2),
+      "| windows/call: ref", per(tr.get("reference_windows_ms")), "cand", per(tr.get("candidate_windows_ms")),
+      "claims", per(tr.get("candidate_claims_ms")), "| judge gap ms", tr.get("judge_gap_ms"),
+      "window cost ms", tr.get("window_cost_ms"), "slack ms", tr.get("slack_ms"), "floored", t.get("floored_calls"),
+      "calibration", {k: v for k, v in (tr.get("calibration") or {}).items() if k.startswith("fit") or k == "noise_ms"})
+PY
       done ;;
     *) echo "unknown stage '$stage'" >&2 ;;
   esac
