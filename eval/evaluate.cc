@@ -50,6 +50,25 @@ Tolerance tolerance_without_settings(const Problem& problem, Mode mode) {
   return default_tolerance(DType::float32);
 }
 
+// The inputs a Python build that runs the module once (Triton) makes up, as
+// its driver reads them (python_build.py's "warm").
+std::string warm_specs(const std::vector<ResolvedInput>& inputs) {
+  nlohmann::json specs = nlohmann::json::array();
+  for (const auto& in : inputs)
+    specs.push_back({{"shape", in.shape},
+                     {"dtype", to_string(in.dtype)},
+                     {"scalar", in.is_scalar},
+                     {"value", in.scalar_value},
+                     {"weight", in.is_weight}});
+  return specs.dump();
+}
+
+// The end of a build's log, where its error is.
+std::string log_tail(const std::string& log) {
+  constexpr size_t kKept = 1500;
+  return log.size() <= kKept ? log : "..." + log.substr(log.size() - kKept);
+}
+
 // The precision the outcome's problem ran at, where eval.precision is not fp32.
 void note_precision(const Problem& problem, const EvalSettings& settings, Outcome& outcome) {
   if (settings.precision == DType::float32) return;
@@ -176,14 +195,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
       // The inputs a build that runs the module once (Triton) makes up.
       TRY_ASSIGN(std::vector<ResolvedInput> resolved, resolve_inputs(problem, settings.size));
       apply_precision(resolved, precision_for(problem, settings.precision));
-      nlohmann::json specs = nlohmann::json::array();
-      for (const auto& in : resolved)
-        specs.push_back({{"shape", in.shape},
-                         {"dtype", to_string(in.dtype)},
-                         {"scalar", in.is_scalar},
-                         {"value", in.scalar_value},
-                         {"weight", in.is_weight}});
-      warm_inputs = specs.dump();
+      warm_inputs = warm_specs(resolved);
       break;
     }
   }
@@ -224,7 +236,8 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
     outcome.message = language.loader == Loader::python ? "the candidate's module does not import and build"
                                                         : "the candidate does not compile";
   } else {
-    TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, language.id, settings));
+    TRY_ASSIGN(outcome, run_worker(problem, *ref, *cand, language.id, settings,
+                                   language.loader == Loader::python ? &cand_job : nullptr));
   }
   outcome.language = language.name;
   outcome.compile =
@@ -252,7 +265,7 @@ Result<Outcome> Evaluator::evaluate(const Problem& problem, const std::string& c
 
 Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibrary& reference,
                                       const CompiledLibrary& candidate, LanguageId candidate_language,
-                                      const EvalSettings& settings) {
+                                      const EvalSettings& settings, const CompileJob* build) {
   TRY_ASSIGN(std::vector<ResolvedInput> inputs, resolve_inputs(problem, settings.size));
   uint64_t master = settings.seed ? *settings.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   WorkerJob job = make_job(problem, settings, std::move(inputs), reference, candidate, candidate_language, master);
@@ -261,7 +274,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   // by side, on no device of the pool.
   if (settings.backend == Backend::cpu && !settings.timing.enabled) {
     job.device = pool_.devices().empty() ? 0 : pool_.devices().front();
-    TRY_ASSIGN(Outcome outcome, measure(problem, job, settings));
+    TRY_ASSIGN(Outcome outcome, measure(problem, job, settings, build));
     note_precision(problem, settings, outcome);
     return outcome;
   }
@@ -283,7 +296,7 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
   auto on = [&](int device) {
     WorkerJob j = job;
     j.device = device;
-    return measure(problem, j, settings);
+    return measure(problem, j, settings, build);
   };
   TRY_ASSIGN(PooledOutcome pooled, run_on_pool(pool_, problem.id, on, probe));
   Outcome outcome = std::move(pooled.outcome);
@@ -296,7 +309,8 @@ Result<Outcome> Evaluator::run_worker(const Problem& problem, const CompiledLibr
 
 // One device's measurement of the job: the worker run, more runs while the
 // timing is unsteady, and the ncu profile.
-Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings) {
+Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
+                                   const CompileJob* build) {
   TRY_ASSIGN(Outcome outcome, launcher_.run(job));
   if (outcome.sandbox.is_object() && outcome.sandbox.value("refused", false))
     return Error{problem.id + ": " + outcome.message +
@@ -329,7 +343,7 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
     outcome.timing->unstable = unsteady(outcome);
   }
   if (outcome.status == Status::correct && settings.hidden_shapes > 0 && problem.hidden.varies())
-    TRY(check_hidden_shapes(problem, job, settings, outcome));
+    TRY(check_hidden_shapes(problem, job, settings, build, outcome));
   if (outcome.status == Status::correct && settings.backend == Backend::cuda && settings.profile.tool == Profiler::ncu)
     outcome.profile = profile_with_ncu(job, settings);
   if (outcome.profile) {
@@ -349,7 +363,7 @@ Result<Outcome> Evaluator::measure(const Problem& problem, const WorkerJob& job,
 // of this evaluation's own, never from the config's seed, so that no
 // candidate can know them; the outcome records them after the verdict.
 base::Status Evaluator::check_hidden_shapes(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
-                                            Outcome& outcome) {
+                                            const CompileJob* build, Outcome& outcome) {
   const uint64_t secret = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   auto drawn = draw_hidden_shapes(problem, to_string(settings.size), settings.hidden_shapes, secret);
   if (!drawn) {  // no dim of its rules can move at this size: checked at the shown size only, and said so
@@ -367,7 +381,24 @@ base::Status Evaluator::check_hidden_shapes(const Problem& problem, const Worker
     h.timing.enabled = false;
     h.profile = ProfileOptions{};
     if (h.correctness_seeds.size() > 2) h.correctness_seeds.resize(2);
-    TRY_ASSIGN(Outcome at, launcher_.run(h));
+    Outcome at;
+    if (build) {
+      // A Python build that ran the module (Triton compiles for the shapes it
+      // is called on) runs it again at this shape; any other is the same
+      // build, found in the cache.
+      CompileJob again = *build;
+      again.warm_inputs = warm_specs(h.inputs);
+      TRY_ASSIGN(CompiledLibrary lib, compiler_.compile(again));
+      h.candidate_library = lib.library_path;
+      h.candidate_digest = lib.digest;
+      if (!lib.ok) {
+        at.status = lib.timed_out ? Status::timeout : Status::compile_error;
+        at.message = "the module's build at this shape failed: " + log_tail(lib.log);
+      }
+    }
+    if (at.message.empty()) {
+      TRY_ASSIGN(at, launcher_.run(h));
+    }
     nlohmann::json dims_json = nlohmann::json::object();
     for (const auto& [name, value] : dims) dims_json[name] = value;
     outcome.hidden_shapes.push_back(

@@ -72,14 +72,18 @@ class Evaluator {
   base::Result<CompiledLibrary> compile_reference(const Problem& problem, const EvalSettings& settings);
 
  private:
+  // `build`: the candidate's compile job, for a Python candidate (whose
+  // build runs the module at the job's shapes when it uses Triton: each
+  // hidden shape gets a build of its own); null for a C++ candidate.
   base::Result<Outcome> run_worker(const Problem& problem, const CompiledLibrary& reference,
                                    const CompiledLibrary& candidate, LanguageId candidate_language,
-                                   const EvalSettings& settings);
-  base::Result<Outcome> measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings);
+                                   const EvalSettings& settings, const CompileJob* build = nullptr);
+  base::Result<Outcome> measure(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
+                                const CompileJob* build);
   // The ncu adapter's run: the profile, or a note saying why there is none.
   profiler::Profile profile_with_ncu(const WorkerJob& timed_job, const EvalSettings& settings);
   base::Status check_hidden_shapes(const Problem& problem, const WorkerJob& job, const EvalSettings& settings,
-                                   Outcome& outcome);
+                                   const CompileJob* build, Outcome& outcome);
 
   CompileService& compiler_;
   WorkerLauncher& launcher_;

@@ -69,6 +69,18 @@ TEST_SUITE("python candidates, cuda backend") {
     CHECK_MESSAGE(plain.library_only, "a ModelNew that only calls PyTorch launches no kernel of its own");
   }
 
+  TEST_CASE("Triton at hidden shapes: the module is built again at each shape, so the runner compiles nothing") {
+    if (skip()) return;
+    test_support::RealEvaluator hidden(eval::Backend::cuda, 300, gpu_support::probe().arch);
+    hidden.settings.language = eval::LanguageId::python;
+    hidden.settings.timing.enabled = false;
+    hidden.settings.hidden_shapes = 2;
+    auto o = hidden.run("level1/19", python_fixture("relu_triton.py"));
+    CHECK_MESSAGE(o.status == Status::correct, o.message, "\n", (o.compile ? o.compile->log : ""));
+    CHECK(o.hidden_shapes.size() == 2);
+    for (const auto& h : o.hidden_shapes) CHECK_MESSAGE(h["status"] == "correct", h.dump());
+  }
+
   TEST_CASE("a level-2 and a level-3 ModelNew with their own layers are correct") {
     if (skip()) return;
     const auto py = eval::LanguageId::python;

@@ -70,6 +70,25 @@ TEST_SUITE("python candidates, cpu backend") {
     CHECK_MESSAGE(helpers.status == Status::correct, helpers.message);
   }
 
+  TEST_CASE("hidden shapes: a Python module is built again for each shape and judged there") {
+    if (skip()) return;
+    test_support::RealEvaluator hidden(eval::Backend::cpu, 120);
+    hidden.settings.language = eval::LanguageId::python;
+    hidden.settings.timing.enabled = false;
+    hidden.settings.hidden_shapes = 2;
+    auto honest = hidden.run("level1/19", python_fixture("relu_inline.py"));
+    REQUIRE_MESSAGE(honest.status == Status::correct, honest.message);
+    REQUIRE(honest.hidden_shapes.size() == 2);
+    for (const auto& h : honest.hidden_shapes) CHECK_MESSAGE(h["status"] == "correct", h.dump());
+    // Written for the shown shape alone: correct there, caught at the first hidden shape.
+    auto shown = python().run("level1/19", python_fixture("relu_shown_shape.py"));
+    CHECK_MESSAGE(shown.status == Status::correct, shown.message);
+    auto caught = hidden.run("level1/19", python_fixture("relu_shown_shape.py"));
+    CHECK_MESSAGE(caught.status == Status::fails_hidden_shape, caught.message);
+    REQUIRE(caught.hidden_shapes.size() == 1);
+    CHECK(caught.hidden_shapes[0]["status"] == "mismatch");
+  }
+
   TEST_CASE("a level-2 ModelNew with its own nn.Conv3d gets the judge's weights by name, or by order") {
     if (skip()) return;
     auto named = python().run("level2/47", python_fixture("conv3d_own_layer.py"));
