@@ -158,6 +158,11 @@ CgroupParent find_cgroup_parent() {
   return p;
 }
 
+const CgroupParent& cgroup_parent() {
+  static const CgroupParent parent = find_cgroup_parent();  // a thread-safe initialisation
+  return parent;
+}
+
 Result<std::unique_ptr<MemoryCgroup>> MemoryCgroup::create(const CgroupParent& parent, const std::string& prefix,
                                                            uint64_t limit_bytes) {
   if (parent.path.empty()) return Error{parent.why_not.empty() ? "no cgroup parent" : parent.why_not};

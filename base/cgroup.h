@@ -1,5 +1,5 @@
-// Memory cgroups, one per untrusted child (the runner of model code; the
-// compiler may use one too): a cap on every page the child charges, anonymous
+// Memory cgroups, one per untrusted child (the runner of model code, and each
+// compile step where its sandbox is given a cap): a cap on every page the child charges, anonymous
 // memory, memfd and tmpfs files and SysV shared memory alike, which
 // RLIMIT_AS cannot see (and which CUDA forbids), enforced by the kernel's OOM
 // killer inside the cgroup, so that nothing outside it is chosen.
@@ -10,7 +10,9 @@
 // when this process is the only one in its cgroup, it moves itself into a
 // leaf of it (`refinery`) and enables the controller there, as nsjail does;
 // otherwise it says so (run refinery in a delegated cgroup of its own:
-// `systemd-run --scope -p Delegate=yes`).
+// `systemd-run --scope -p Delegate=yes`). That move makes a second look see
+// another cgroup, so every maker of cgroups in a process (the worker
+// launcher, the compilers' sandbox) shares one look: cgroup_parent().
 //
 // A MemoryCgroup made with create() is owned: its destructor kills what is
 // left in it and removes it. One joined with join() (made by another process,
@@ -45,6 +47,10 @@ CgroupParent parse_cgroup_parent(const std::string& proc_self_cgroup, const std:
 // memory controller enabled for children, by the move described above where
 // needed; v1 and v2: the folder writable).
 CgroupParent find_cgroup_parent();
+
+// find_cgroup_parent(), once per process (on first use, by whichever thread
+// comes first; every later call, from any thread, gets the same answer).
+const CgroupParent& cgroup_parent();
 
 class MemoryCgroup {
  public:

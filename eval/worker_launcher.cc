@@ -73,11 +73,6 @@ uint64_t default_memory_limit() {
   return physical / 4 * 3;
 }
 
-const base::CgroupParent& WorkerLauncher::cgroup_parent() {
-  std::call_once(cgroup_once_, [this] { cgroup_parent_ = base::find_cgroup_parent(); });
-  return cgroup_parent_;
-}
-
 WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessSpawner& spawner)
     : options_(std::move(options)), spawner_(spawner) {
   // The worker runs inside its job folder: every path handed to it is absolute.
@@ -92,7 +87,7 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   // it killed) however the judge ends. Its name says which refinery made it.
   std::unique_ptr<base::MemoryCgroup> cgroup;
   if (options_.runner_memory_bytes > 0) {
-    auto made = base::MemoryCgroup::create(cgroup_parent(), "refinery-runner-" + std::to_string(getpid()),
+    auto made = base::MemoryCgroup::create(base::cgroup_parent(), "refinery-runner-" + std::to_string(getpid()),
                                            options_.runner_memory_bytes);
     if (made) {
       cgroup = std::move(made).value();

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -62,13 +61,8 @@ class WorkerLauncher {
   const LaunchOptions& options() const { return options_; }
 
  private:
-  // Where runners' cgroups go, found on first use (base::find_cgroup_parent).
-  const base::CgroupParent& cgroup_parent();
-
   LaunchOptions options_;
   base::ProcessSpawner& spawner_;
-  std::once_flag cgroup_once_;
-  base::CgroupParent cgroup_parent_;
 };
 
 // The parent's environment as "KEY=VALUE" strings.

@@ -1,5 +1,6 @@
 // Checks shared by the cpu and cuda attack suites for memory no address-space
-// cap sees: the runner's memory cgroup must catch it, and the judge must stand.
+// cap sees: the runner's memory cgroup must catch it, and the judge must stand;
+// and whether this process left any of its cgroups behind.
 #pragma once
 
 #include <unistd.h>
@@ -13,11 +14,12 @@
 
 namespace memory_cap {
 
-// The runner's cgroups this process's launchers made, left behind (tests
-// running beside it make their own, named by their own pid).
-inline int runner_cgroups_left() {
-  const std::string mine = "refinery-runner-" + std::to_string(getpid()) + "-";
-  auto parent = base::find_cgroup_parent();
+// The cgroups of `kind` ("runner": the launchers'; "compile": the compile
+// steps') this process made, left behind (tests running beside it make
+// their own, named by their own pid).
+inline int cgroups_left(const std::string& kind = "runner") {
+  const std::string mine = "refinery-" + kind + "-" + std::to_string(getpid()) + "-";
+  auto parent = base::cgroup_parent();
   int left = 0;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(parent.path, ec), end; !parent.path.empty() && !ec && it != end;
@@ -46,7 +48,7 @@ inline void check_capped(test_support::RealEvaluator& evaluator, const eval::Out
   CHECK(o.phases_ms.contains("runner"));  // the judge's own record of its phases
   auto honest = evaluator.run("level1/19", test_support::fixture(honest_fixture));
   CHECK_MESSAGE(honest.status == eval::Status::correct, honest.message);
-  CHECK(runner_cgroups_left() == 0);
+  CHECK(cgroups_left() == 0);
 }
 
 }  // namespace memory_cap

@@ -39,7 +39,7 @@ test_support::RealEvaluator& capped() {
 TEST_SUITE("attacks on the verdict - cuda runner's host memory") {
   TEST_CASE(
       "16 GiB of pinned and plain host memory against a 4 GiB cap: a verdict naming the cap, and the judge stands") {
-    const auto parent = base::find_cgroup_parent();
+    const auto parent = base::cgroup_parent();
     if (parent.path.empty()) {
       // What a user without a delegated cgroup sees: refinery doctor names it; the runner runs uncapped.
       MESSAGE("SKIPPED: no memory cgroup for the runner here ("

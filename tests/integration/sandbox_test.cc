@@ -86,7 +86,7 @@ TEST_SUITE("eval::spawn_sandboxed") {
   }
 
   TEST_CASE("in a memory cgroup, a child that takes more than its cap is killed by the cgroup's OOM killer alone") {
-    auto parent = base::find_cgroup_parent();
+    auto parent = base::cgroup_parent();
     if (parent.path.empty()) {
       MESSAGE("no memory cgroup here: " << parent.why_not);
       return;
