@@ -73,6 +73,8 @@ std::string describe(const ProcessCaps& caps) {
 
 std::optional<std::string> exceeded_cap(const ProcessResult& r, const ProcessCaps& caps) {
   if (r.timed_out || r.exited_ok()) return std::nullopt;
+  // The kernel's own count: the run and all it started reached the cgroup's cap together.
+  if (r.memory_cgroup_oom) return "memory cap (" + bytes(r.memory_cgroup_bytes) + ", its cgroup's OOM killer)";
   // A write past RLIMIT_FSIZE: SIGXFSZ, or EFBIG where the signal is ignored.
   if (caps.file_bytes &&
       (r.signal == SIGXFSZ || says(r, {"File size limit exceeded", "File too large", "died due to signal 25"})))

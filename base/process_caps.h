@@ -2,9 +2,11 @@
 // resource limits, and which cap a finished run hit.
 //
 // limits() turns the caps into the rlimits a SpawnOptions carries; every
-// process of the run is held to each on its own. exceeded_cap() reads a
-// finished run (its signal, its CPU time and what the tool printed: gcc,
-// as, ld, nvcc and its cicc, Python) and names the cap it hit, so that a
+// process of the run is held to each on its own (a memory cgroup, where the
+// run's starter gives it one, holds all of them together to the memory cap:
+// eval/sandbox/sandbox.h). exceeded_cap() reads a finished run (its
+// cgroup's OOM kills, its signal, its CPU time and what the tool printed:
+// gcc, as, ld, nvcc and its cicc, Python) and names the cap it hit, so that a
 // caller can report it ("the compile exceeded its memory cap (4 GiB)") and
 // treat it as the input's fault, not the machine's. Pure functions.
 #pragma once
@@ -38,8 +40,10 @@ std::vector<ResourceLimit> limits(const ProcessCaps& caps);
 std::string describe(const ProcessCaps& caps);
 
 // "memory cap (6 GiB)", "CPU time cap (240 s)" or "file size cap (256 MiB)"
-// when the run ended because it hit one; nullopt otherwise (it succeeded,
-// failed for another reason, or was killed by its deadline).
+// when the run ended because it hit one, "memory cap (6 GiB, its cgroup's
+// OOM killer)" when its memory cgroup's OOM killer ended a process of it;
+// nullopt otherwise (it succeeded, failed for another reason, or was killed
+// by its deadline).
 std::optional<std::string> exceeded_cap(const ProcessResult& result, const ProcessCaps& caps);
 
 }  // namespace base

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "base/fs.h"
 #include "base/text.h"
@@ -177,12 +178,15 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
     close(err_pipe[0]);
     return started.error();
   }
+  // Once the child is gone, before the result is returned; on any way out.
   struct After {
-    std::function<void()> f;
-    ~After() {
-      if (f) f();
+    std::function<void(ProcessResult&)> f;
+    ProcessResult& r;
+    void operator()() {
+      if (f) std::exchange(f, nullptr)(r);
     }
-  } after{std::move(started->after)};
+    ~After() { (*this)(); }
+  } after{std::move(started->after), r};
   const pid_t pid = started->pid;
 
   CappedBuffer out(o.output_cap_bytes), err(o.output_cap_bytes);
@@ -250,6 +254,7 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
   r.err = err.text();
   r.out_bytes = out.total();
   r.err_bytes = err.total();
+  after();
   return r;
 }
 

@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -41,13 +42,15 @@ struct ProcessResult;
 
 // A child started by someone other than run_process: its pid (the leader of
 // its process group, or the first process of its PID namespace), and what to
-// do once it is gone (may be empty).
+// do once it is gone (may be empty): run_process calls it after the child
+// has been waited for, with the result it is about to return, to add to.
 struct StartedChild {
   pid_t pid = -1;
-  std::function<void()> after;
+  std::function<void(ProcessResult&)> after;
 };
 // Starts the child of `options` writing its stdout and stderr to the given
-// descriptors; may fill in the result's network_isolated and refused_layers.
+// descriptors; may fill in the result's network_isolated, refused_layers and
+// memory cgroup fields.
 class ChildStarter {
  public:
   virtual ~ChildStarter() = default;
@@ -80,6 +83,13 @@ struct ProcessResult {
   // the platform refused ("namespaces: clone refused (...)"); empty when
   // every layer applied.
   std::vector<std::string> refused_layers;
+  // Children of a ChildStarter that gives each a memory cgroup of its own (a
+  // sandbox with a cgroup cap): the cgroup's cap (0: it had none), why it had
+  // none where one was asked for, and whether the cgroup's OOM killer ended a
+  // process of it (the child and all it started reached the cap together).
+  uint64_t memory_cgroup_bytes = 0;
+  std::string memory_cgroup_note;
+  bool memory_cgroup_oom = false;
   bool exited_ok() const { return !timed_out && signal == 0 && exit_code == 0; }
 };
 

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 
 #include "base/fs.h"
@@ -320,7 +321,20 @@ int run_step(const MountStep& s) {
 }
 
 // The child, from clone to exec. Only system calls on prepared data.
-[[noreturn]] void child_main(const SandboxOptions& o, const Prepared& p, bool user_ns, bool mount_ns, int status_fd) {
+// `gate` (with a memory cgroup): a pipe on which the parent says, with one
+// byte, that it has moved the child into the cgroup.
+[[noreturn]] void child_main(const SandboxOptions& o, const Prepared& p, bool user_ns, bool mount_ns, int status_fd,
+                             const int gate[2]) {
+  // Nothing before the move: a process started before it would stay outside
+  // the cgroup (a move takes no children along), and pages charged before it
+  // would stay charged outside.
+  if (gate[0] >= 0) {
+    close(gate[1]);
+    char go;
+    while (read(gate[0], &go, 1) < 0 && errno == EINTR) {
+    }
+    close(gate[0]);
+  }
   ChildReport report;
   // The status pipe moves out of the way of the descriptors the child is given.
   if (dup3(status_fd, 500, O_CLOEXEC) == 500) status_fd = 500;
@@ -440,6 +454,17 @@ base::Result<base::StartedChild> SandboxStarter::start(const base::SpawnOptions&
   s.root_dir = root;
   s.cwd = o.cwd;
   s.limits = o.limits;
+  // Shared with the callback below, which removes it once the child is gone.
+  std::shared_ptr<base::MemoryCgroup> cgroup;
+  if (memory_cgroup_bytes_ > 0) {
+    auto made = base::MemoryCgroup::create(base::cgroup_parent(), "refinery-compile-" + std::to_string(getpid()),
+                                           memory_cgroup_bytes_);
+    if (made)
+      cgroup = std::move(made).value();
+    else
+      r.memory_cgroup_note = made.error().message;
+  }
+  s.cgroup = cgroup.get();
   auto child = spawn_sandboxed(s);
   if (!child) {
     rmdir(root.c_str());
@@ -447,7 +472,16 @@ base::Result<base::StartedChild> SandboxStarter::start(const base::SpawnOptions&
   }
   r.network_isolated = child->layers.network_namespace;
   r.refused_layers = child->layers.missing;
-  return base::StartedChild{child->pid, [root] { rmdir(root.c_str()); }};
+  if (cgroup && child->layers.memory_cgroup)
+    r.memory_cgroup_bytes = child->layers.memory_cap_bytes;
+  else if (cgroup)
+    r.memory_cgroup_note = child->layers.memory_cgroup_note;
+  return base::StartedChild{child->pid, [root, cgroup](base::ProcessResult& done) mutable {
+                              if (cgroup)
+                                done.memory_cgroup_oom = done.memory_cgroup_bytes > 0 && cgroup->oom_kills() > 0;
+                              cgroup.reset();  // anything left in it killed, and the cgroup removed
+                              rmdir(root.c_str());
+                            }};
 }
 
 std::vector<std::string> mapped_library_folders() {
@@ -497,18 +531,30 @@ base::Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& o) {
   if (o.require_every_layer) tiers.resize(1);
   std::vector<std::string> missing;
   for (const Tier& tier : tiers) {
-    int status_pipe[2];
+    int status_pipe[2], gate[2] = {-1, -1};
     if (pipe2(status_pipe, O_CLOEXEC) != 0) return base::Error{std::string("pipe: ") + std::strerror(errno)};
+    if (o.cgroup && pipe2(gate, O_CLOEXEC) != 0) {
+      int e = errno;
+      close(status_pipe[0]);
+      close(status_pipe[1]);
+      return base::Error{std::string("pipe: ") + std::strerror(e)};
+    }
     unsigned long flags = SIGCHLD;
     if (tier.namespaces) flags |= CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
     if (tier.mount_ns) flags |= CLONE_NEWNS;
     if (tier.user_ns) flags |= CLONE_NEWUSER;
     long pid = syscall(SYS_clone, flags, nullptr, nullptr, nullptr, 0);
-    if (pid == 0) child_main(opts, p, tier.user_ns, tier.mount_ns, status_pipe[1]);
+    if (pid == 0) child_main(opts, p, tier.user_ns, tier.mount_ns, status_pipe[1], gate);
     close(status_pipe[1]);
-    // Into its memory cgroup at once: it charges little before (its copy of
-    // this process's page tables), and no model code runs in it before its hello.
+    // Into its memory cgroup before it does anything (it waits at the gate):
+    // it has charged only its copy of this process's page tables.
     base::Status in_cgroup = pid > 0 && o.cgroup ? o.cgroup->add(static_cast<pid_t>(pid)) : base::Status{};
+    if (o.cgroup) {
+      // A byte, not the end of the pipe: another thread's child may hold a copy of this end.
+      if (pid > 0) base::write_fully(gate[1], "g", 1);
+      close(gate[0]);  // after the write: with a reader here, it cannot raise SIGPIPE
+      close(gate[1]);
+    }
     if (pid < 0) {
       int e = errno;
       close(status_pipe[0]);

@@ -1,5 +1,6 @@
 // Starting an untrusted program inside a boundary: the runner of model code,
-// and every compiler and build step (through run_process: SandboxStarter below).
+// and every compiler and build step (through run_process: SandboxStarter below,
+// which can give each child a memory cgroup of its own).
 //
 // spawn_sandboxed() clones a child into new PID, mount, network, IPC and UTS
 // namespaces (inside a new user namespace when the caller is not root),
@@ -16,7 +17,7 @@
 // read-only too. The OOM score is written as root, before the identity is
 // dropped: with CAP_SYS_RESOURCE, that is also the least it may set again;
 // the parent moves it into the memory cgroup given, if any, as soon as it
-// is cloned.
+// is cloned, and the child waits for that before it does anything.
 //
 // The child is PID 1 of its namespace: when it ends, the kernel kills
 // everything it started, and it cannot see, signal or trace anything outside.
@@ -92,15 +93,26 @@ base::Result<SandboxedChild> spawn_sandboxed(const SandboxOptions& options);
 // a sandbox of this view, with the options' argv, environment, working folder
 // and limits, its root built on an empty folder of its own (removed once the
 // child is gone); the result records the layers refused.
+//
+// With `memory_cgroup_bytes` > 0, each child also gets a memory cgroup of its
+// own capped there (refinery-compile-PID-XXXXXX under base::cgroup_parent()),
+// which holds it and everything it starts together, and which is removed
+// once the child has been waited for; the result records the cap
+// (ProcessResult::memory_cgroup_bytes) and whether its OOM killer ended a
+// process (memory_cgroup_oom). Where no cgroup can be made the child runs
+// without one, under its rlimits alone, and memory_cgroup_note says why.
 class SandboxStarter : public base::ChildStarter {
  public:
-  explicit SandboxStarter(SandboxView view) : view_(std::move(view)) {}
+  explicit SandboxStarter(SandboxView view, uint64_t memory_cgroup_bytes = 0)
+      : view_(std::move(view)), memory_cgroup_bytes_(memory_cgroup_bytes) {}
   const SandboxView& view() const { return view_; }
+  uint64_t memory_cgroup_bytes() const { return memory_cgroup_bytes_; }
   base::Result<base::StartedChild> start(const base::SpawnOptions& o, int out_fd, int err_fd,
                                          base::ProcessResult& r) const override;
 
  private:
   SandboxView view_;
+  uint64_t memory_cgroup_bytes_;
 };
 
 // Folders holding the shared libraries this process has mapped (from

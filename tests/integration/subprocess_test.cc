@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/cgroup.h"
 #include "base/fs.h"
 #include "base/process_caps.h"
 #include "base/subprocess.h"
@@ -342,13 +343,14 @@ TEST_SUITE("base::run_process") {
 
 namespace {
 
-// What a compiler would see: the toolchain, and one folder of its own.
-base::SpawnOptions sandboxed(const std::string& script, const std::string& scratch) {
+// What a compiler would see: the toolchain, and one folder of its own; a
+// memory cgroup of its own capped at `cgroup_bytes` (0: none).
+base::SpawnOptions sandboxed(const std::string& script, const std::string& scratch, uint64_t cgroup_bytes = 0) {
   auto o = shell(script);
   eval::SandboxView view = eval::toolchain_view();
   view.read_write = {scratch};
   view.require_every_layer = true;
-  o.start = std::make_shared<eval::SandboxStarter>(std::move(view));
+  o.start = std::make_shared<eval::SandboxStarter>(std::move(view), cgroup_bytes);
   o.cwd = scratch;
   return o;
 }
@@ -438,6 +440,49 @@ TEST_SUITE("base::run_process in a sandbox") {
     auto missing = base::run_process(o);
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().message.find("/no/such/program") != std::string::npos);
+  }
+
+  TEST_CASE("with a cgroup cap, the child is in a memory cgroup of its own, removed once the child is gone") {
+    TempDir dir;
+    auto r = run(sandboxed("cat /proc/self/cgroup", dir.path(), 64 << 20));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const base::CgroupParent& parent = base::cgroup_parent();
+    if (parent.path.empty()) {
+      // Where none can be made the child runs without one, and the result says why.
+      MESSAGE("SKIPPED: no memory cgroup for a sandboxed child here (" << parent.why_not << ")");
+      CHECK(r.memory_cgroup_bytes == 0);
+      CHECK(r.memory_cgroup_note == parent.why_not);
+      return;
+    }
+    CHECK(r.memory_cgroup_bytes == 64 << 20);
+    CHECK(r.memory_cgroup_note.empty());
+    CHECK_FALSE(r.memory_cgroup_oom);
+    const std::string mine = "/refinery-compile-" + std::to_string(getpid()) + "-";
+    const auto at = r.out.find(mine);
+    REQUIRE_MESSAGE(at != std::string::npos, r.out);
+    const std::string name = r.out.substr(at + 1, r.out.find('\n', at) - at - 1);
+    CHECK_FALSE(fs::exists(parent.path + "/" + name));
+    // Without a cap, none.
+    auto plain = run(sandboxed("cat /proc/self/cgroup", dir.path()));
+    CHECK(plain.out.find(mine) == std::string::npos);
+    CHECK(plain.memory_cgroup_bytes == 0);
+    CHECK(plain.memory_cgroup_note.empty());
+  }
+
+  TEST_CASE("a child that takes more than its cgroup's cap is ended by the cgroup's OOM killer, which names the cap") {
+    if (base::cgroup_parent().path.empty()) {
+      MESSAGE("SKIPPED: no memory cgroup for a sandboxed child here (" << base::cgroup_parent().why_not << ")");
+      return;
+    }
+    TempDir dir;
+    // 512 MiB written at once, in one process that no rlimit holds here.
+    auto r = run(sandboxed("exec /usr/bin/python3 -S -c \"x = b'1' * (512 << 20)\"", dir.path(), 64 << 20));
+    INFO(r.err);
+    CHECK(r.signal == SIGKILL);
+    CHECK(r.memory_cgroup_bytes == 64 << 20);
+    CHECK(r.memory_cgroup_oom);
+    CHECK(base::exceeded_cap(r, {}) == "memory cap (64 MiB, its cgroup's OOM killer)");
   }
 }
 

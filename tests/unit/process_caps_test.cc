@@ -72,6 +72,20 @@ TEST_SUITE("base::ProcessCaps") {
                                    caps));
   }
 
+  TEST_CASE("name the memory cap from the memory cgroup's OOM kills, whichever process it ended") {
+    base::ProcessCaps caps;
+    auto killed = failed("", SIGKILL);  // the step itself
+    killed.memory_cgroup_bytes = 6ull << 30;
+    killed.memory_cgroup_oom = true;
+    CHECK(base::exceeded_cap(killed, caps) == "memory cap (6 GiB, its cgroup's OOM killer)");
+    auto child = failed("g++: fatal error: Killed signal terminated program cc1plus");  // a process it started
+    child.memory_cgroup_bytes = 1ull << 30;
+    child.memory_cgroup_oom = true;
+    CHECK(base::exceeded_cap(child, caps) == "memory cap (1 GiB, its cgroup's OOM killer)");
+    child.memory_cgroup_oom = false;  // in a cgroup, but killed by another
+    CHECK_FALSE(base::exceeded_cap(child, caps));
+  }
+
   TEST_CASE("name the CPU time cap from SIGXCPU, from the driver's words, or from SIGKILL at the cap") {
     base::ProcessCaps caps;
     caps.cpu_seconds = 2;
