@@ -266,8 +266,9 @@ const std::vector<EvalKey>& eval_keys() {
        "run even where the platform refuses a layer of the sandbox (see refinery doctor)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.boolean(), e.allow_untrusted); }},
       {"compile_memory_gib", "compile-memory-gib", F::value,
-       "address space of each compiler process, in GiB (default 6); a compile past it is a compile error", "",
-       [](KeySource& s, EvalSettings& e) { return into(s.number(1, 1024), e.compile.memory_gib); }},
+       "address space of each compiler process, and each compile step's processes together in their memory cgroup "
+       "where the host allows one, in GiB (default 6); a compile past it is a compile error",
+       "", [](KeySource& s, EvalSettings& e) { return into(s.number(1, 1024), e.compile.memory_gib); }},
       {"lean_headers", "full-headers", F::given_false,
        "cuda: compile <torch/torch.h> and <torch/extension.h> as LibTorch's own, never lean", "",
        [](KeySource& s, EvalSettings& e) { return into(s.boolean(), e.compile.lean_headers); }},

@@ -37,7 +37,7 @@ struct CompileSettings {
   uint64_t cache_max_bytes = 5ull << 30;  // the cache's size (eval/build/compile_cache.h); 0: no limit
   std::string cuda_arch;                  // nvcc target such as 90a; empty: the GPU's, else 90a
   bool lean_headers = true;               // nvcc: lean umbrella headers where safe (eval/build/lean_headers.h)
-  double memory_gib = 6;                  // each compiler process's address space (CompileSandbox)
+  double memory_gib = 6;  // each compiler process's address space, and each step's cgroup (CompileSandbox)
   bool operator==(const CompileSettings&) const = default;
 };
 

@@ -8,7 +8,8 @@
 // applied and each that the platform refused, and the layers that protect
 // the machine rather than the verdict (the runner's memory cgroup, its
 // oom_score_adj) where they did not apply; then runs the C++ compiler in the
-// compilers' sandbox and says the same of it. Exit code 0 when verdicts
+// compilers' sandbox and says the same of it (its layers, and whether each
+// compile step gets a memory cgroup, and why not). Exit code 0 when verdicts
 // here are trusted, 1 when a layer of either is missing
 // (eval.allow_untrusted / --allow-untrusted runs anyway), 2 for a usage error.
 #include <algorithm>
@@ -98,22 +99,30 @@ int cmd_doctor(const std::vector<std::string>& argv) {
   }
   if (s.contains("degraded"))
     for (const auto& d : s["degraded"]) out.line("  degraded: " + d.get<std::string>());
-  auto compile_missing = ctx.compiler->sandbox_missing();
-  if (!compile_missing) compile_missing = std::vector<std::string>{compile_missing.error().message};
+  auto compile = ctx.compiler->probe_sandbox();
+  if (!compile) compile = eval::CompileService::SandboxProbe{{compile.error().message}, 0, compile.error().message};
   row("compilers' sandbox",
-      compile_missing->empty() ? "yes (namespaces, a root of the toolchain only, unprivileged, capped)" : "NO");
+      compile->missing.empty() ? "yes (namespaces, a root of the toolchain only, unprivileged, capped)" : "NO");
+  // Like the runner's: it protects the machine, not the verdict.
+  row("compilers' cgroup", compile->memory_cgroup_bytes
+                               ? "yes (each compile step's memory capped at " +
+                                     base::format_bytes(static_cast<double>(compile->memory_cgroup_bytes)) + ")"
+                               : std::string("NO (memory a compile step holds in memfd, tmpfs or SysV shared memory "
+                                             "is uncapped; each process keeps its own cap)"));
+  if (!compile->memory_cgroup_bytes)
+    out.line("  degraded (compilers): memory cgroup: " + compile->no_memory_cgroup_because);
   bool trusted = true;
   if (s.contains("missing") && !s["missing"].empty()) {
     for (const auto& m : s["missing"]) out.line("  missing: " + m.get<std::string>());
     trusted = false;
   }
-  for (const auto& m : *compile_missing) out.line("  missing (compilers): " + m);
-  if (!trusted || !compile_missing->empty()) {
+  for (const auto& m : compile->missing) out.line("  missing (compilers): " + m);
+  if (!trusted || !compile->missing.empty()) {
     out.line("verdicts here are NOT trusted; eval.allow_untrusted: true (or --allow-untrusted) runs anyway");
     return 1;
   }
   if (o->status != eval::Status::correct) return 1;
-  out.line(s.contains("degraded") && !s["degraded"].empty()
+  out.line((s.contains("degraded") && !s["degraded"].empty()) || !compile->memory_cgroup_bytes
                ? "verdicts here are trusted, but a candidate can exhaust this machine's memory (see degraded)"
                : "every layer applied: verdicts here are trusted");
   if (timing_off) out.line("but speedups measured here carry the noise the timing line shows");

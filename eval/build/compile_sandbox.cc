@@ -56,7 +56,10 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
   view.read_only.insert(view.read_only.end(), s.read_only.begin(), s.read_only.end());
   view.read_only.insert(view.read_only.end(), read_only.begin(), read_only.end());
   if (!scratch.empty()) view.read_write.push_back(scratch);
-  o.start = std::make_shared<eval::SandboxStarter>(std::move(view));
+  // Beside each process's rlimit, a memory cgroup holds the step's whole tree
+  // to the same cap together, memfd, tmpfs and SysV shared memory included,
+  // where the host allows one (else the step runs under its rlimits alone).
+  o.start = std::make_shared<eval::SandboxStarter>(std::move(view), s.caps.memory_bytes);
   return o;
 }
 

@@ -187,15 +187,17 @@ Result<std::string> CompileService::compiler_version(const std::string& compiler
   return version;
 }
 
-Result<std::vector<std::string>> CompileService::sandbox_missing() {
+Result<CompileService::SandboxProbe> CompileService::probe_sandbox() {
   CompileOptions probe = options_;
   probe.sandbox.allow_incomplete = true;  // to see what is missing rather than stop at it
   base::SpawnOptions o = compile_spawn(toolchain_, probe, {toolchain_.cxx, "--version"}, "", {});
   o.timeout_seconds = 60;
-  if (!o.start) return std::vector<std::string>{"the sandbox: off (CompileSandbox::enabled)"};
+  if (!o.start) return SandboxProbe{{"the sandbox: off (CompileSandbox::enabled)"}, 0, "the sandbox is off"};
   TRY_ASSIGN(base::ProcessResult r, spawner_.run(o));
   if (!r.exited_ok()) return Error{"cannot run " + toolchain_.cxx + " --version in the sandbox: " + r.err};
-  return r.refused_layers;
+  std::string why_not = r.memory_cgroup_note;
+  if (r.memory_cgroup_bytes == 0 && why_not.empty()) why_not = "no compile memory cap";
+  return SandboxProbe{r.refused_layers, r.memory_cgroup_bytes, r.memory_cgroup_bytes ? "" : why_not};
 }
 
 std::string CompileService::precompiled_header(const std::vector<std::string>& flags, std::string* note) {

@@ -37,8 +37,12 @@
 // namespaces, another identity, a private root showing only the toolchain,
 // LibTorch and the folders that compile needs, read-only, and its own scratch
 // folder writable; and under caps on memory, CPU time, file size and
-// processes. A compile that hits a cap is a compile error that names the
-// cap, cached like any other (docs/judge-and-runner.md, "The compilers' sandbox").
+// processes, and (where the host allows one) a memory cgroup of its own that
+// holds all its processes together to the memory cap, memfd, tmpfs and SysV
+// shared memory included; where none can be made the step runs under its
+// per-process caps alone. A compile that hits a cap is a compile error that
+// names the cap, cached like any other (docs/judge-and-runner.md, "The
+// compilers' sandbox").
 //
 // compile() is thread-safe. A compile error is a successful call whose
 // CompiledLibrary has ok == false; an Error means the service itself failed
@@ -84,7 +88,9 @@ Toolchain build_toolchain();
 struct CompileSandbox {
   bool enabled = true;            // false: compilers run as refinery's user and see everything (for benches)
   bool allow_incomplete = false;  // compile where the platform refuses a layer (eval.allow_untrusted); else an Error
-  base::ProcessCaps caps;         // per process: memory 6 GiB, CPU 240 s, files 256 MiB, 512 processes
+  // Per process: memory 6 GiB, CPU 240 s, files 256 MiB, 512 processes; the
+  // memory cap also caps each step's memory cgroup, where the host allows one.
+  base::ProcessCaps caps;
   uint64_t scratch_bytes = 1ull << 30;  // the private /tmp, where g++ keeps its temporaries
   std::vector<std::string> read_only;   // more paths compilers may read (a host compiler's own folders, ...)
 };
@@ -171,9 +177,14 @@ class CompileService {
   // name the culprit.
   base::Result<std::vector<CompiledLibrary>> compile_batch(const std::vector<CompileJob>& jobs);
 
-  // The layers of the compilers' sandbox this machine refuses (empty: every
-  // one applies), found by running the C++ compiler in it; for `refinery doctor`.
-  base::Result<std::vector<std::string>> sandbox_missing();
+  // What the compilers' sandbox is on this machine, found by running the C++
+  // compiler in it; for `refinery doctor`.
+  struct SandboxProbe {
+    std::vector<std::string> missing;      // the layers this machine refuses; empty: every one applies
+    uint64_t memory_cgroup_bytes = 0;      // each step's memory cgroup cap; 0: no cgroup
+    std::string no_memory_cgroup_because;  // when 0
+  };
+  base::Result<SandboxProbe> probe_sandbox();
 
   const Toolchain& toolchain() const { return toolchain_; }
   const CompileOptions& options() const { return options_; }

@@ -36,7 +36,8 @@ base::Status seal(const std::filesystem::path& dir, Access access = Access::owne
 
 // One compile step (compile_sandbox.cc): argv run in `scratch`, its one
 // writable folder ("" for none), with the options' deadline and caps, in the
-// sandbox (unless options.sandbox.enabled is false) seeing the toolchain,
+// sandbox (unless options.sandbox.enabled is false), in a memory cgroup of its
+// own capped at the memory cap where the host allows one, seeing the toolchain,
 // LibTorch, options.sandbox.read_only and `read_only`. Its environment: PATH,
 // LD_LIBRARY_PATH, CUDA_HOME, LC_ALL=C, and HOME and TMPDIR the sandbox's /tmp
 // (the host's when unsandboxed).
@@ -49,7 +50,8 @@ base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& optio
 // cap where it may use the GPU (`gpu`, as compile_spawn takes it).
 base::ProcessCaps compile_caps(const CompileOptions& options, bool gpu);
 // The line a compile that hit a cap adds to its log ("refinery: the compile
-// exceeded its memory cap (6 GiB)"), or nullopt.
+// exceeded its memory cap (6 GiB)", "... (6 GiB, its cgroup's OOM killer)"),
+// or nullopt.
 std::optional<std::string> cap_note(const base::ProcessResult& r, const CompileOptions& options, bool gpu = false);
 // What of the sandbox a cache key covers: the caps decide which compiles fail.
 std::string sandbox_key(const CompileOptions& options);

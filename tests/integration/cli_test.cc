@@ -113,6 +113,11 @@ TEST_SUITE("refinery command line") {
          {"  pid namespace         yes", "  syscall filter        yes", "  evaluation            correct",
           "  compilers' sandbox    yes", "verdicts here are trusted"})
       CHECK_MESSAGE(d.out.find(row) != std::string::npos, row);
+    // Each compile step's memory cgroup, or why it has none (as for the runner's).
+    const auto yes = d.out.find("  compilers' cgroup     yes (each compile step's memory capped at 6.0 GiB)\n"),
+               no = d.out.find("  compilers' cgroup     NO ("),
+               why = d.out.find("  degraded (compilers): memory cgroup: ");
+    CHECK((yes != std::string::npos || (no != std::string::npos && why != std::string::npos && no < why)));
     // The speedup of a reference against itself, its uncertainty and its clock.
     const auto at = d.out.find("  timing                ");
     REQUIRE(at != std::string::npos);

@@ -1,6 +1,7 @@
-// The compilers' sandbox with the real g++ (nvcc's side is in nvcc_test.cc):
-// sources that try to read outside the compile's view, or to exhaust its
-// caps, are compile errors that quote nothing secret and name the cap.
+// The compilers' sandbox with the real g++ (nvcc's side is in nvcc_test.cc)
+// and the real Python build: sources that try to read outside the compile's
+// view, or to exhaust its caps (its memory cgroup's among them), are compile
+// errors that quote nothing secret and name the cap.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -11,9 +12,12 @@
 #include <fstream>
 #include <string>
 
+#include "base/cgroup.h"
 #include "base/fs.h"
 #include "base/text.h"
+#include "build_info.h"
 #include "eval/build/compiler.h"
+#include "memory_cap.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -172,10 +176,52 @@ TEST_SUITE("eval::CompileService in its sandbox") {
     }
   }
 
+  TEST_CASE(
+      "a build whose processes hold more than the memory cap where no rlimit sees it is a compile error naming "
+      "the cap") {
+    if (!REFINERY_PYTHON_FOUND) {
+      MESSAGE("SKIPPED: refinery was built without a Python whose torch is its LibTorch (python3-torch)");
+      return;
+    }
+    if (base::cgroup_parent().path.empty()) {
+      // Then the build runs under its per-process caps alone, and holds what it holds.
+      MESSAGE("SKIPPED: no memory cgroup for compile steps here (" << base::cgroup_parent().why_not << ")");
+      return;
+    }
+    Sandboxed t;
+    t.options.sandbox.caps.memory_bytes = 1ull << 30;  // importing torch takes 650 MiB of address space
+    eval::CompileService small(eval::build_toolchain(), t.options, t.spawner);
+    auto r = small.compile({eval::Backend::cpu, eval::LanguageId::python, false,
+                            test_support::python_fixture("attack_memfd_build.py"), "", "candidate"});
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    INFO(r->log);
+    CHECK_FALSE(r->ok);
+    CHECK(base::ends_with(r->log, "refinery: the compile exceeded its memory cap (1 GiB, its cgroup's OOM killer)"));
+    CHECK(r->seconds < 30);
+    CHECK(memory_cap::cgroups_left("compile") == 0);
+  }
+
+  TEST_CASE("an honest compile succeeds in its memory cgroup, which is gone after") {
+    Sandboxed t;
+    auto lib = t.compile("int forward() { return 1; }\n");
+    INFO(lib.log);
+    CHECK(lib.ok);
+    auto probe = t.service.probe_sandbox();
+    REQUIRE(probe.ok());
+    if (base::cgroup_parent().path.empty()) {
+      MESSAGE("no memory cgroup for compile steps here: " << base::cgroup_parent().why_not);
+      CHECK(probe->memory_cgroup_bytes == 0);
+      CHECK(probe->no_memory_cgroup_because == base::cgroup_parent().why_not);
+    } else {
+      CHECK(probe->memory_cgroup_bytes == t.options.sandbox.caps.memory_bytes);
+    }
+    CHECK(memory_cap::cgroups_left("compile") == 0);
+  }
+
   TEST_CASE("the platform's sandbox is complete here") {
     Sandboxed t;
-    auto missing = t.service.sandbox_missing();
-    REQUIRE_MESSAGE(missing.ok(), (missing.ok() ? "" : missing.error().message));
-    CHECK_MESSAGE(missing->empty(), base::join(*missing, "; "));
+    auto probe = t.service.probe_sandbox();
+    REQUIRE_MESSAGE(probe.ok(), (probe.ok() ? "" : probe.error().message));
+    CHECK_MESSAGE(probe->missing.empty(), base::join(probe->missing, "; "));
   }
 }

@@ -329,7 +329,7 @@ TEST_SUITE("eval::CompileService") {
 
   TEST_CASE(
       "every compile step runs in the sandbox: the toolchain and refinery's headers read-only, its own folder "
-      "writable, under the caps") {
+      "writable, under the caps, in a memory cgroup capped at the memory cap") {
     Fixture f;
     f.options.use_pch = true;
     f.options.sandbox.read_only = {"/opt/host-compiler"};
@@ -364,6 +364,8 @@ TEST_SUITE("eval::CompileService") {
       bool memory_cap = false;
       for (const auto& l : o.limits) memory_cap = memory_cap || (l.resource == RLIMIT_AS && l.value == 6ull << 30);
       CHECK(memory_cap);
+      // And the step's processes together, in a memory cgroup of its own where the host allows one.
+      CHECK(sandbox->memory_cgroup_bytes() == 6ull << 30);
     }
   }
 
