@@ -191,6 +191,16 @@ for name in ("torch", "triton", "pybind11"):
         print("no", name, e)
 PY
       ls -la build-gpu/refinery-python-runner || echo "no refinery-python-runner: the build found no Python with headers"
+      # What the Python runner's start (about 3-6 s on the H100, 0.34 s for the C++ runner) is made of.
+      python3 - <<'PY'
+import subprocess, sys, time
+for code in ("import torch", "import torch; torch.zeros(1, device='cuda')", "import torch, triton"):
+    t0 = time.time()
+    subprocess.run([sys.executable, "-I", "-c", code], capture_output=True)
+    print("%.2f s wall: python3 -I -c %r" % (time.time() - t0, code))
+PY
+      python3 -I -X importtime -c "import torch" 2> "$out/python_importtime.txt" > /dev/null
+      sort -t'|' -k2 -n -r "$out/python_importtime.txt" | head -8
       step "python: tests/gpu"
       gpu_tests gpu_python.log 300 'python candidates*'
       grep -E "MESSAGE" "$out/gpu_python.log" | cut -c1-300
