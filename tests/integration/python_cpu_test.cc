@@ -70,6 +70,22 @@ TEST_SUITE("python candidates, cpu backend") {
     CHECK_MESSAGE(helpers.status == Status::correct, helpers.message);
   }
 
+  TEST_CASE("Triton's C modules: the build keeps each by its source's digest, the runner answers from it alone") {
+    // A stand-in triton.runtime.build whose _build runs gcc (tests/python/triton_c_modules.py):
+    // Triton itself is on the GPU host only, where tests/gpu runs the real one.
+    if (skip()) return;
+    test_support::TempDir dir;
+    base::SpawnOptions o;
+    o.argv = {REFINERY_PYTHON, std::string(REFINERY_SOURCE_DIR) + "/tests/python/triton_c_modules.py",
+              REFINERY_SOURCE_DIR, dir.path};
+    o.env = {"PATH=/usr/bin:/bin"};
+    o.timeout_seconds = 60;
+    auto r = base::run_process(o);
+    REQUIRE(r.ok());
+    CHECK_MESSAGE(r->out == "ok\n", r->out, r->err);
+    CHECK(r->exited_ok());
+  }
+
   TEST_CASE("hidden shapes: a Python module is built again for each shape and judged there") {
     if (skip()) return;
     test_support::RealEvaluator hidden(eval::Backend::cpu, 120);
