@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -159,8 +160,33 @@ CgroupParent find_cgroup_parent() {
 }
 
 const CgroupParent& cgroup_parent() {
-  static const CgroupParent parent = find_cgroup_parent();  // a thread-safe initialisation
+  static const CgroupParent parent = [] {  // a thread-safe initialisation
+    CgroupParent p = find_cgroup_parent();
+    if (!p.path.empty()) remove_stale_cgroups(p);
+    return p;
+  }();
   return parent;
+}
+
+int remove_stale_cgroups(const CgroupParent& parent) {
+  if (parent.path.empty()) return 0;
+  std::error_code ec;
+  int removed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(parent.path, ec)) {
+    const std::string name = entry.path().filename().string();
+    std::string rest;
+    for (const char* prefix : {"refinery-runner-", "refinery-compile-"})
+      if (name.starts_with(prefix)) rest = name.substr(std::strlen(prefix));
+    // PID-XXXXXX: the maker's process ID, then mkdtemp's six characters.
+    const size_t dash = rest.find('-');
+    if (dash == std::string::npos || dash == 0 || rest.size() - dash != 7 ||
+        !std::all_of(rest.begin(), rest.begin() + static_cast<long>(dash), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    const pid_t maker = static_cast<pid_t>(std::atol(rest.substr(0, dash).c_str()));
+    if (maker <= 0 || kill(maker, 0) == 0 || errno != ESRCH) continue;  // its refinery lives, or may
+    if (rmdir(entry.path().c_str()) == 0) ++removed;                    // EBUSY: a process is still in it
+  }
+  return removed;
 }
 
 Result<std::unique_ptr<MemoryCgroup>> MemoryCgroup::create(const CgroupParent& parent, const std::string& prefix,

@@ -49,8 +49,15 @@ CgroupParent parse_cgroup_parent(const std::string& proc_self_cgroup, const std:
 CgroupParent find_cgroup_parent();
 
 // find_cgroup_parent(), once per process (on first use, by whichever thread
-// comes first; every later call, from any thread, gets the same answer).
+// comes first; every later call, from any thread, gets the same answer),
+// after which the stale cgroups of refineries that are gone are removed.
 const CgroupParent& cgroup_parent();
+
+// Removes the empty cgroups under `parent` that a refinery killed before it
+// could remove them left behind (refinery-runner-PID-XXXXXX,
+// refinery-compile-PID-XXXXXX, whose PID is no live process); one that
+// still holds a process stays. Returns how many it removed.
+int remove_stale_cgroups(const CgroupParent& parent);
 
 class MemoryCgroup {
  public:

@@ -4,9 +4,11 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -105,6 +107,31 @@ TEST_SUITE("eval::spawn_sandboxed") {
     CHECK((*cgroup)->peak_bytes() > uint64_t{32} << 20);
     cgroup->reset();
     CHECK_FALSE(std::filesystem::exists(path));  // removed with its owner
+  }
+
+  TEST_CASE("the empty cgroups a killed refinery left behind are removed, and no other") {
+    auto parent = base::cgroup_parent();
+    if (parent.path.empty()) {
+      MESSAGE("no memory cgroup here: " << parent.why_not);
+      return;
+    }
+    // A process ID that was just in use and is gone now.
+    pid_t gone = fork();
+    if (gone == 0) _exit(0);
+    REQUIRE(gone > 0);
+    REQUIRE(waitpid(gone, nullptr, 0) == gone);
+    const std::string live = std::to_string(getpid());
+    const std::string stale = parent.path + "/refinery-compile-" + std::to_string(gone) + "-aB3dE9";
+    const std::vector<std::string> kept = {parent.path + "/refinery-runner-" + live + "-aB3dE9",
+                                           parent.path + "/refinery-test-" + std::to_string(gone) + "-aB3dE9"};
+    REQUIRE(mkdir(stale.c_str(), 0755) == 0);
+    for (const auto& k : kept) REQUIRE(mkdir(k.c_str(), 0755) == 0);
+    CHECK(base::remove_stale_cgroups(parent) >= 1);  // and any other a killed refinery left just now
+    CHECK_FALSE(std::filesystem::exists(stale));
+    for (const auto& k : kept) {
+      CHECK(std::filesystem::exists(k));
+      rmdir(k.c_str());
+    }
   }
 
   TEST_CASE("a cgroup that was never made, or is gone, is an error naming it") {
