@@ -382,6 +382,7 @@ base::Status Evaluator::check_hidden_shapes(const Problem& problem, const Worker
     h.profile = ProfileOptions{};
     if (h.correctness_seeds.size() > 2) h.correctness_seeds.resize(2);
     Outcome at;
+    bool built = true;
     if (build) {
       // A Python build that ran the module (Triton compiles for the shapes it
       // is called on) runs it again at this shape; any other is the same
@@ -391,12 +392,13 @@ base::Status Evaluator::check_hidden_shapes(const Problem& problem, const Worker
       TRY_ASSIGN(CompiledLibrary lib, compiler_.compile(again));
       h.candidate_library = lib.library_path;
       h.candidate_digest = lib.digest;
-      if (!lib.ok) {
+      built = lib.ok;
+      if (!built) {
         at.status = lib.timed_out ? Status::timeout : Status::compile_error;
         at.message = "the module's build at this shape failed: " + log_tail(lib.log);
       }
     }
-    if (at.message.empty()) {
+    if (built) {
       TRY_ASSIGN(at, launcher_.run(h));
     }
     nlohmann::json dims_json = nlohmann::json::object();

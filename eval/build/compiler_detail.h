@@ -46,8 +46,9 @@ base::Status seal(const std::filesystem::path& dir, Access access = Access::owne
 base::SpawnOptions compile_spawn(const Toolchain& t, const CompileOptions& options, std::vector<std::string> argv,
                                  const std::string& scratch, const std::vector<std::string>& read_only,
                                  const std::vector<std::string>& devices = {}, bool gpu = false);
-// The caps a compile step is held to: the sandbox's, without the address-space
-// cap where it may use the GPU (`gpu`, as compile_spawn takes it).
+// The caps a compile step is held to: the sandbox's, with the memory cap on
+// private memory (RLIMIT_DATA) rather than address space where it may use the
+// GPU (`gpu`, as compile_spawn takes it).
 base::ProcessCaps compile_caps(const CompileOptions& options, bool gpu);
 // The line a compile that hit a cap adds to its log ("refinery: the compile
 // exceeded its memory cap (6 GiB)", "... (6 GiB, its cgroup's OOM killer)"),

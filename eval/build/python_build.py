@@ -94,7 +94,6 @@ cpp_extension.load_inline = building(real_load_inline, "load_inline")
 cpp_extension.load = building(real_load, "load")
 
 
-
 def keep_triton_c_modules():
     """Triton's C builds, each kept by its source's digest for the runner."""
     try:

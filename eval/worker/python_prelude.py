@@ -103,9 +103,9 @@ def _answer_triton_c_builds(kept):
 def load(source, built, init, device):
     """The module's ModelNew(*init) on `device`; built: {name: (kind, path)}."""
     _built.update(built)
-    kept = os.path.join(os.environ.get("TRITON_CACHE_DIR", ""), "refinery-c")
-    if os.environ.get("TRITON_CACHE_DIR") and os.path.isdir(kept):
-        _answer_triton_c_builds(kept)
+    triton_cache = os.environ.get("TRITON_CACHE_DIR")  # set by the runner where the bundle holds Triton's files
+    if triton_cache and os.path.isdir(os.path.join(triton_cache, "refinery-c")):
+        _answer_triton_c_builds(os.path.join(triton_cache, "refinery-c"))
     linecache.cache["model_new.py"] = (len(source), None, source.splitlines(True), "model_new.py")
     module = types.ModuleType("model_new")
     module.__file__ = "model_new.py"
