@@ -199,11 +199,40 @@ for code in ("import torch", "import torch; torch.zeros(1, device='cuda')", "imp
     subprocess.run([sys.executable, "-I", "-c", code], capture_output=True)
     print("%.2f s wall: python3 -I -c %r" % (time.time() - t0, code))
 PY
+      # The runner's interpreter writes no bytecode (config.write_bytecode = 0): where the host's
+      # packages have none of their own, each start compiles every module it imports.
+      python3 - <<'PY'
+import importlib.util, os, sys, time
+for name in ("torch", "triton"):
+    spec = importlib.util.find_spec(name)
+    if not spec:
+        continue
+    root = os.path.dirname(spec.origin)
+    py = cached = 0
+    for folder, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".py"):
+                py += 1
+                cached += os.path.exists(importlib.util.cache_from_source(os.path.join(folder, f)))
+    print(name, root, "writable" if os.access(root, os.W_OK) else "read-only", "%d .py, %d with bytecode" % (py, cached))
+PY
+      python3 - <<'PY'
+import subprocess, sys, tempfile, time
+for label, env in (("no bytecode written, none elsewhere (-B)", {}),
+                   ("bytecode under an empty PYTHONPYCACHEPREFIX, first", {"PYTHONPYCACHEPREFIX": tempfile.mkdtemp()})):
+    for k in range(2):
+        t0 = time.time()
+        subprocess.run([sys.executable, "-c", "import torch"] if env else [sys.executable, "-B", "-c", "import torch"],
+                       capture_output=True, env={**env, "PATH": "/usr/bin:/bin"})
+        print("%.2f s wall: import torch, %s, run %d" % (time.time() - t0, label, k + 1))
+PY
       python3 -I -X importtime -c "import torch" 2> "$out/python_importtime.txt" > /dev/null
       sort -t'|' -k2 -n -r "$out/python_importtime.txt" | head -8
       step "python: tests/gpu"
       gpu_tests gpu_python.log 300 'python candidates*'
       grep -E "MESSAGE" "$out/gpu_python.log" | cut -c1-300
+      # REFINERY_PYTHON_QUICK=1: the probe and the tests/gpu cases only.
+      [ "${REFINERY_PYTHON_QUICK:-0}" = 1 ] && continue
       step "python: problems check --python"
       timeout "$(left 120)" build-gpu/refinery problems check level1/19 level2/47 level3/1 level3/28 --python \
         --backend cuda --size small --no-timing > "$out/check_python.txt" 2>&1
@@ -310,8 +339,9 @@ PY
       # Why the reference reads slower than itself at the small size (doctor: 0.863x on the H100):
       # its C++ reference as the candidate, traced, with the launch watch on and off.
       step "the reference against itself, traced (small)"
-      for watch in on off; do
+      for watch in on off batch16; do
         flag=(); [ "$watch" = off ] && flag=(--no-launch-watch)
+        [ "$watch" = batch16 ] && flag=(--batch-calls 16)
         timeout "$(left 120)" build-gpu/refinery eval --problem level1/19 --backend cuda --size small \
           --candidate problems/level1/19_relu/reference.cpp --timing-trace --json "${flag[@]}" \
           > "$out/self_$watch.json" 2> "$out/self_$watch.err"
