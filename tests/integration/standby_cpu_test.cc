@@ -12,10 +12,13 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "base/cgroup.h"
 #include "base/fs.h"
+#include "base/subprocess.h"
+#include "base/text.h"
 #include "build_info.h"
 #include "eval/worker/standby.h"
 #include "eval/worker_launcher.h"
@@ -169,6 +172,48 @@ TEST_SUITE("python candidates, cpu backend: standby judges") {
     for (const auto& [p, cmdline] : before) CHECK_MESSAGE(ended(p), "left behind: ", p, " ", cmdline);
     CHECK(cgroups() == 0);
     CHECK(std::filesystem::is_empty(s.scratch.path));
+  }
+
+  TEST_CASE("refinery's exit ends its standbys: no judge, runner or cgroup of one is left") {
+    if (standby_test::skip()) return;
+    const auto& parent = base::cgroup_parent();
+    auto runner_cgroups = [&] {
+      std::set<std::string> names;
+      if (!parent.path.empty())
+        for (const auto& e : std::filesystem::directory_iterator(parent.path))
+          if (e.path().filename().string().rfind("refinery-runner-", 0) == 0) names.insert(e.path().string());
+      return names;
+    };
+    const auto cgroups_before = runner_cgroups();
+    const std::string jobs = test_support::cache_dir() + "/jobs";
+    base::SpawnOptions so;
+    so.argv = {REFINERY_BINARY_PATH, "problems",  "check",  "level1/19", "level1/20",   "--python",
+               "--backend",          "cpu",       "--size", "small",     "--trials",    "1",
+               "--no-timing",        "--standby", "on",     "--json",    "--cache-dir", test_support::cache_dir()};
+    so.env = eval::current_environment();
+    so.timeout_seconds = 180;
+    auto r = base::run_process(so);
+    REQUIRE(r.ok());
+    CHECK_MESSAGE(r->exit_code == 0, r->err);
+    auto j = nlohmann::json::parse(r->out, nullptr, false);
+    REQUIRE_MESSAGE((!j.is_discarded() && j.size() == 2), r->out);
+    CHECK_MESSAGE(j[0].value("status", "") == "correct", j[0].dump());
+    CHECK_MESSAGE(j[1].value("status", "") == "correct", j[1].dump());
+    CHECK(j[1].value("runner_standby", false));  // the first left it, and another was started after the second
+    auto left = [&] {
+      std::vector<std::string> found;
+      for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos || ended(std::atoi(name.c_str()))) continue;
+        std::string cmdline = read_text(e.path().string() + "/cmdline");
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find("--standby " + jobs) != std::string::npos) found.push_back(name + " " + cmdline);
+      }
+      return found;
+    };
+    for (int i = 0; i < 50 && !left().empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK_MESSAGE(left().empty(), base::join(left(), "; "));
+    CHECK(runner_cgroups() == cgroups_before);
   }
 
   TEST_CASE("a C++ candidate never uses a standby, nor leaves one") {
