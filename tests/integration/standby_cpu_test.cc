@@ -6,6 +6,7 @@
 // process, cgroup or folder behind. Timing is off, to keep them quick.
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -226,6 +227,38 @@ TEST_SUITE("python candidates, cpu backend: standby judges") {
       CHECK_FALSE(o.runner_standby);
       CHECK(s.e.launcher->standbys() == 0);
     }
+  }
+
+  TEST_CASE("refinery-worker --standby refuses a job of another kind: exit code 4, why on stderr, no result") {
+    if (standby_test::skip()) return;
+    test_support::TempDir dir("refinery-standby-worker");
+    eval::WorkerJob start;
+    start.candidate_language = eval::LanguageId::python;
+    start.result_path = dir.path + "/result.json";
+    start.progress_path = dir.path + "/progress.log";
+    eval::WorkerJob job = start;
+    job.backend = eval::Backend::cuda;
+    REQUIRE(base::write_file(dir.path + "/standby.json", eval::to_json(start).dump()).ok());
+    REQUIRE(base::write_file(dir.path + "/job.json", eval::to_json(job).dump()).ok());
+    int pair[2];
+    REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
+    const std::string line = dir.path + "/job.json\n";  // waits in the socket until the standby reads it
+    REQUIRE(write(pair[0], line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+    base::SpawnOptions so;
+    so.argv = {REFINERY_WORKER_PATH, "--standby", dir.path + "/standby.json"};
+    so.env = eval::worker_environment(eval::current_environment(), dir.path, 0);
+    so.cwd = dir.path;
+    so.stdin_fd = pair[1];
+    so.timeout_seconds = 60;
+    auto r = base::run_process(so);
+    close(pair[0]);
+    close(pair[1]);
+    REQUIRE(r.ok());
+    CHECK(r->exit_code == eval::kStandbyUnusedExit);
+    CHECK_MESSAGE(r->err.find("the job does not match the standby: the job's backend is cuda, the standby's cpu") !=
+                      std::string::npos,
+                  r->err);
+    CHECK_FALSE(std::filesystem::exists(start.result_path));
   }
 
   TEST_CASE("a standby refuses a job it was not started for, and says which part differs") {
