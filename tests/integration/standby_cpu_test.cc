@@ -200,7 +200,9 @@ TEST_SUITE("python candidates, cpu backend: standby judges") {
     REQUIRE_MESSAGE((!j.is_discarded() && j.size() == 2), r->out);
     CHECK_MESSAGE(j[0].value("status", "") == "correct", j[0].dump());
     CHECK_MESSAGE(j[1].value("status", "") == "correct", j[1].dump());
-    CHECK(j[1].value("runner_standby", false));  // the first left it, and another was started after the second
+    // Without timing, problems check runs one evaluation per core at once, so
+    // which of them found a standby varies; each left one as it ended, and the
+    // last of those was still waiting when refinery exited.
     auto left = [&] {
       std::vector<std::string> found;
       for (const auto& e : std::filesystem::directory_iterator("/proc")) {
