@@ -221,6 +221,17 @@ const std::vector<EvalKey>& eval_keys() {
       {"workers", "workers", F::value,
        "cpu backend: evaluations run (and timed) at once, each a worker of its own (default 1)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.integer(1, 256), e.launch.workers); }, "runners"},
+      {"standby", "standby", F::value,
+       "keep a judge whose runner has imported torch waiting for the next Python evaluation: auto (cuda only), on "
+       "(cpu too), off (default auto)",
+       "",
+       [](KeySource& s, EvalSettings& e) -> Status {
+         TRY_ASSIGN(std::string name, s.choice({"auto", "on", "off"}));
+         e.launch.standby = name == "on"    ? eval::Standby::on
+                            : name == "off" ? eval::Standby::off
+                                            : eval::Standby::automatic;
+         return {};
+       }},
       {"cuda_arch", "cuda-arch", F::value, "nvcc target, e.g. 90a (default: the GPU's, else 90a)", "",
        [](KeySource& s, EvalSettings& e) { return into(s.text(), e.compile.cuda_arch); }},
       {"", "cache-dir", F::value, "compile cache (default: ~/.cache/refinery)",

@@ -57,8 +57,8 @@ class CappedBuffer {
                              int status_fd) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (devnull >= 0) dup2(devnull, 0);
+  int in = o.stdin_fd >= 0 ? o.stdin_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in >= 0) dup2(in, 0);
   dup2(out_fd, 1);
   dup2(err_fd, 2);
   // Nothing else the parent holds reaches the child: close every descriptor
@@ -88,6 +88,20 @@ class CappedBuffer {
 }
 
 }  // namespace
+
+void LateDeadline::start(double seconds) {
+  auto at = std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  at_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count());
+}
+
+void LateDeadline::end() {
+  at_ns_.store(std::numeric_limits<int64_t>::min());
+}
+
+bool LateDeadline::passed(std::chrono::steady_clock::time_point now) const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count() >= at_ns_.load();
+}
 
 void write_fully(int fd, const void* data, size_t n) {
   const char* p = static_cast<const char*>(data);
@@ -210,7 +224,7 @@ Result<ProcessResult> run_process(const SpawnOptions& o) {
       }
     }
     auto now = std::chrono::steady_clock::now();
-    if (!exited && o.timeout_seconds > 0 && now >= deadline) {
+    if (!exited && ((o.timeout_seconds > 0 && now >= deadline) || (o.late_deadline && o.late_deadline->passed(now)))) {
       r.timed_out = true;
       // The group; and a child started as its PID namespace's first
       // process, whose death takes every process in it.

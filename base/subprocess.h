@@ -1,7 +1,7 @@
 // Spawning a child process under resource limits and a hard deadline.
 //
 // run_process() forks, puts the child in a fresh process group, closes its
-// stdin, gives it exactly the environment in the options (nothing is
+// stdin (or gives it the caller's descriptor), gives it exactly the environment in the options (nothing is
 // inherited), applies resource limits, optionally moves it into a new network
 // namespace, and execs; or, with `start` set, leaves starting the child to
 // it (the sandbox, eval/sandbox/sandbox.h, starts it inside its boundary). It
@@ -19,9 +19,12 @@
 
 #include <sys/types.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +42,20 @@ struct ResourceLimit {
 
 struct SpawnOptions;
 struct ProcessResult;
+
+// A deadline set after the child has started (a standby worker's, which
+// waits for its job first): none until start(), then `seconds` from that
+// call; end() makes it pass at once. Any thread may call these while
+// run_process, on another, watches the child.
+class LateDeadline {
+ public:
+  void start(double seconds);
+  void end();
+  bool passed(std::chrono::steady_clock::time_point now) const;
+
+ private:
+  std::atomic<int64_t> at_ns_{std::numeric_limits<int64_t>::max()};  // steady clock, since its epoch
+};
 
 // A child started by someone other than run_process: its pid (the leader of
 // its process group, or the first process of its PID namespace), and what to
@@ -68,6 +85,12 @@ struct SpawnOptions {
   std::vector<ResourceLimit> limits;
   // How the child starts; empty: a fork and exec as the caller's user.
   std::shared_ptr<const ChildStarter> start;
+  // The child's stdin (the read end of something the caller writes to,
+  // later); -1: /dev/null. Only where `start` is empty.
+  int stdin_fd = -1;
+  // A deadline the caller starts later, besides timeout_seconds (a child
+  // killed by it is timed_out too); null: none.
+  std::shared_ptr<LateDeadline> late_deadline;
 };
 
 struct ProcessResult {

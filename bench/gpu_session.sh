@@ -19,6 +19,7 @@
 #   python     Python candidates: what this host's Python offers (headers, triton, pybind11), the
 #              tests/gpu Python cases (load_inline CUDA, Triton, plain; cold and cached wall times as
 #              MESSAGE lines), problems check --python on a few problems, python_overhead.sh
+#   standby    the tests/gpu Python cases, then refinery_bench_python_standby on cuda (standby judges)
 #   pypublished published_python.sh: the published KernelBench answers in Python, verdict beside claim
 #   quickstart the quickstart on cuda (runs/quickstart-gpu): its report (json, txt, html) and
 #              every attempt's verdict, speedup and speed-of-light fraction
@@ -178,6 +179,15 @@ for r in rows:
 PY
       done
       ;;
+    standby)
+      # The runner that takes its job after its start (the Triton and load_inline cases on cuda),
+      # then what a standby judge saves (bench/python_standby.cc; 8 s between evaluations).
+      step "standby: tests/gpu Python cases"
+      gpu_tests gpu_python.log 220 'python candidates*'
+      grep -E "MESSAGE|ERROR|test cases" "$out/gpu_python.log" | cut -c1-300
+      step "standby: refinery_bench_python_standby 4 8 cuda"
+      timeout "$(left 240)" scripts/own-cgroup.sh build-gpu/refinery_bench_python_standby 4 8 cuda 2>&1 \
+        | tee "$out/python_standby.txt" ;;
     python)
       step "python: the host's Python"
       python3 - <<'PY' 2>&1 | tee "$out/python_probe.txt"

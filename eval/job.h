@@ -104,6 +104,11 @@ inline bool is_entropy(const std::string& text) {
   return text.size() == 32 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
+// The exit code of a standby worker (`refinery-worker --standby`,
+// eval/worker/standby.h) that ended without judging its job, and wrote no
+// result: refinery's launcher then evaluates the job with a fresh worker.
+inline constexpr int kStandbyUnusedExit = 4;
+
 nlohmann::json to_json(const WorkerJob& job);
 base::Result<WorkerJob> job_from_json(const nlohmann::json& j);
 

@@ -41,6 +41,11 @@ struct CompileSettings {
   bool operator==(const CompileSettings&) const = default;
 };
 
+// Which Python evaluations find a standby judge, its runner's torch imported
+// (eval/worker_launcher.h, LaunchOptions::standby_backends): cuda's
+// (`automatic`), every backend's, or none.
+enum class Standby { automatic, on, off };
+
 // The launcher's part (eval/worker_launcher.h, LaunchOptions) and where workers run.
 struct LaunchSettings {
   double timeout = 300;        // seconds before the worker's process group is killed
@@ -50,6 +55,7 @@ struct LaunchSettings {
   // `workers`, once `runners`).
   std::vector<int> devices;
   int workers = 1;
+  Standby standby = Standby::automatic;
   bool operator==(const LaunchSettings&) const = default;
 };
 

@@ -73,55 +73,76 @@ uint64_t default_memory_limit() {
   return physical / 4 * 3;
 }
 
-WorkerLauncher::WorkerLauncher(LaunchOptions options, base::ProcessSpawner& spawner)
-    : options_(std::move(options)), spawner_(spawner) {
-  // The worker runs inside its job folder: every path handed to it is absolute.
-  options_.scratch_dir = fs::absolute(options_.scratch_dir).string();
+std::unique_ptr<base::MemoryCgroup> WorkerLauncher::make_runner_cgroup(WorkerJob& job) const {
+  if (options_.runner_memory_bytes == 0) return nullptr;
+  std::unique_ptr<base::MemoryCgroup> cgroup;
+  auto made = base::MemoryCgroup::create(base::cgroup_parent(), "refinery-runner-" + std::to_string(getpid()),
+                                         options_.runner_memory_bytes);
+  if (made) {
+    cgroup = std::move(made).value();
+    job.runner_cgroup = cgroup->path();
+    job.runner_cgroup_version = cgroup->version();
+  } else {
+    job.runner_cgroup_note = made.error().message;
+  }
+  job.runner_memory_bytes = options_.runner_memory_bytes;
+  return cgroup;
 }
 
-Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vector<std::string>& wrapper,
-                                    const std::string& read_back, std::string* read_back_text) {
-  TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));
-  WorkerJob job = input_job;
-  // The runner's cgroup lives as long as this call: removed (anything left in
-  // it killed) however the judge ends. Its name says which refinery made it.
-  std::unique_ptr<base::MemoryCgroup> cgroup;
-  if (options_.runner_memory_bytes > 0) {
-    auto made = base::MemoryCgroup::create(base::cgroup_parent(), "refinery-runner-" + std::to_string(getpid()),
-                                           options_.runner_memory_bytes);
-    if (made) {
-      cgroup = std::move(made).value();
-      job.runner_cgroup = cgroup->path();
-      job.runner_cgroup_version = cgroup->version();
-    } else {
-      job.runner_cgroup_note = made.error().message;
-    }
-    job.runner_memory_bytes = options_.runner_memory_bytes;
-  }
-  job.result_path = (fs::path(dir) / "result.json").string();
-  job.progress_path = (fs::path(dir) / "progress.log").string();
-  std::string job_path = (fs::path(dir) / "job.json").string();
-  TRY(base::write_file(job_path, to_json(job).dump(2)));
-  // The worker deletes job.json before the candidate runs; a kept folder keeps
-  // a copy so the job can be rerun by hand (refinery-worker job.kept.json).
-  if (options_.keep_job_dirs) TRY(base::write_file(dir + "/job.kept.json", to_json(job).dump(2)));
-
+base::SpawnOptions WorkerLauncher::spawn_options(const std::string& dir, int threads) const {
   base::SpawnOptions o;
-  for (std::string w : wrapper) {
-    if (auto at = w.find("{dir}"); at != std::string::npos) w.replace(at, 5, dir);
-    o.argv.push_back(w);
-  }
-  o.argv.push_back(options_.worker_path);
-  o.argv.push_back(job_path);
-  o.env = worker_environment(current_environment(), dir, job.threads);
+  o.env = worker_environment(current_environment(), dir, threads);
   o.cwd = dir;
   o.timeout_seconds = options_.timeout_seconds;
   o.output_cap_bytes = options_.output_cap_bytes;
   o.isolate_network = options_.isolate_network;
   o.limits = {{RLIMIT_CORE, 0}, {RLIMIT_FSIZE, options_.file_size_limit_bytes}, {RLIMIT_NOFILE, 4096}};
   if (options_.memory_limit_bytes) o.limits.push_back({RLIMIT_AS, options_.memory_limit_bytes});
-  TRY_ASSIGN(base::ProcessResult p, spawner_.run(o));
+  return o;
+}
 
+Result<std::string> WorkerLauncher::write_job(const WorkerJob& job, const std::string& dir) const {
+  std::string job_path = (fs::path(dir) / "job.json").string();
+  TRY(base::write_file(job_path, to_json(job).dump(2)));
+  // The worker deletes job.json before the candidate runs; a kept folder keeps
+  // a copy so the job can be rerun by hand (refinery-worker job.kept.json).
+  if (options_.keep_job_dirs) TRY(base::write_file(dir + "/job.kept.json", to_json(job).dump(2)));
+  return job_path;
+}
+
+Result<Outcome> WorkerLauncher::run_fresh(const WorkerJob& input_job, const std::vector<std::string>& wrapper,
+                                          const std::string& read_back, std::string* read_back_text) {
+  TRY_ASSIGN(std::string dir, base::make_temp_dir(options_.scratch_dir, "job"));
+  WorkerJob job = input_job;
+  // The runner's cgroup lives as long as this call: removed (anything left in
+  // it killed) however the judge ends. Its name says which refinery made it.
+  std::unique_ptr<base::MemoryCgroup> cgroup = make_runner_cgroup(job);
+  job.result_path = (fs::path(dir) / "result.json").string();
+  job.progress_path = (fs::path(dir) / "progress.log").string();
+  TRY_ASSIGN(std::string job_path, write_job(job, dir));
+
+  base::SpawnOptions o = spawn_options(dir, job.threads);
+  for (std::string w : wrapper) {
+    if (auto at = w.find("{dir}"); at != std::string::npos) w.replace(at, 5, dir);
+    o.argv.push_back(w);
+  }
+  o.argv.push_back(options_.worker_path);
+  o.argv.push_back(job_path);
+  TRY_ASSIGN(base::ProcessResult p, spawner_.run(o));
+  Outcome outcome = read_outcome(p, job);
+  outcome.phases_ms["worker_wall"] = p.wall_seconds * 1000;
+  if (read_back_text && !read_back.empty()) {
+    auto text = base::read_file((fs::path(dir) / read_back).string());
+    *read_back_text = text ? *text : "";
+  }
+  if (!options_.keep_job_dirs) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  return outcome;
+}
+
+Outcome WorkerLauncher::read_outcome(const base::ProcessResult& p, const WorkerJob& job) const {
   Outcome outcome;
   std::string phase = last_line(job.progress_path);
   auto result_text = base::read_file(job.result_path);
@@ -171,15 +192,6 @@ Result<Outcome> WorkerLauncher::run(const WorkerJob& input_job, const std::vecto
   if (p.out_bytes > p.out.size()) outcome.stdout_tail += "\n[stdout: " + std::to_string(p.out_bytes) + " bytes in all]";
   // The judge reports the runner's sandbox; without a result, the judge's own namespace.
   if (!have_result) outcome.network_isolated = p.network_isolated;
-  outcome.phases_ms["worker_wall"] = p.wall_seconds * 1000;
-  if (read_back_text && !read_back.empty()) {
-    auto text = base::read_file((fs::path(dir) / read_back).string());
-    *read_back_text = text ? *text : "";
-  }
-  if (!options_.keep_job_dirs) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
   return outcome;
 }
 

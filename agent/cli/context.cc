@@ -100,6 +100,8 @@ base::Result<std::unique_ptr<Context>> make_context(const eval::EvalSettings& se
   lo.scratch_dir = co.cache_dir + "/jobs";
   lo.timeout_seconds = s.launch.timeout;
   lo.keep_job_dirs = s.launch.keep_job_dirs;
+  if (s.launch.standby == eval::Standby::on) lo.standby_backends = {eval::Backend::cpu, eval::Backend::cuda};
+  if (s.launch.standby == eval::Standby::off) lo.standby_backends.clear();
   // A runaway candidate fails alone instead of waking the OOM killer: its
   // runner's cgroup caps every page it charges, on either backend; CUDA
   // reserves vast address space, so only cpu gets the address-space cap too.

@@ -403,6 +403,7 @@ json to_json(const Outcome& o) {
   j["network_isolated"] = o.network_isolated;
   j["sandbox"] = o.sandbox;
   j["trusted"] = o.trusted;
+  if (o.runner_standby) j["runner_standby"] = true;
   if (!o.static_findings.empty()) {
     json findings = json::array();
     for (const Finding& f : o.static_findings)
@@ -507,6 +508,7 @@ base::Result<Outcome> outcome_from_json(const json& j) {
       o.sandbox = *v;
     }
     if (auto* v = member(j, "trusted")) TRY(as_flag(*v, "trusted", o.trusted));
+    if (auto* v = member(j, "runner_standby")) TRY(as_flag(*v, "runner_standby", o.runner_standby));
     if (auto* v = member(j, "static_findings")) {
       TRY(as_array(*v, "static_findings", kMaxOutputs));
       for (size_t i = 0; i < v->size(); ++i) {

@@ -208,6 +208,8 @@ struct Outcome {
   // is trusted (every layer applied).
   nlohmann::json sandbox = nlohmann::json::object();
   bool trusted = false;
+  // The runner was a standby's, started ahead of this job (eval/worker/standby.h).
+  bool runner_standby = false;
   std::optional<profiler::Profile> profile;  // when profiling was asked for and the candidate is correct
   // Set by refinery, not the worker (eval::Evaluator): what the static checks
   // found in the source and only warned about (a rejecting finding is the

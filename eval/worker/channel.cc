@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace eval::worker {
 namespace {
@@ -22,43 +23,54 @@ void futex_wait(std::atomic<uint32_t>& word, uint32_t seen, long ns) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, &t, nullptr, 0);
 }
 
-// A one-byte message with room for one descriptor.
+// A one-byte message with room for kMaxFds descriptors.
+constexpr size_t kMaxFds = 2;
 struct FdMessage {
   char byte = 'a';
   iovec io{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)] = {};
   msghdr m{};
-  FdMessage() {
+  explicit FdMessage(size_t count) {
     m.msg_iov = &io;
     m.msg_iovlen = 1;
     m.msg_control = control;
-    m.msg_controllen = sizeof control;
+    m.msg_controllen = CMSG_SPACE(sizeof(int) * count);
   }
 };
 
 }  // namespace
 
-base::Status send_fd(int socket, int fd) {
-  FdMessage msg;
+base::Status send_fds(int socket, const std::vector<int>& fds) {
+  if (fds.empty() || fds.size() > kMaxFds)
+    return base::Error{"send_fds: " + std::to_string(fds.size()) + " descriptors"};
+  FdMessage msg(fds.size());
   cmsghdr* c = CMSG_FIRSTHDR(&msg.m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  c->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+  std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
   if (sendmsg(socket, &msg.m, MSG_NOSIGNAL | MSG_DONTWAIT) != 1) return base::Error{std::strerror(errno)};
   return {};
 }
 
-base::Result<int> receive_fd(int socket) {
-  FdMessage msg;
-  if (recvmsg(socket, &msg.m, MSG_CMSG_CLOEXEC) != 1)
-    return base::Error{std::string("no arena: ") + std::strerror(errno)};
+base::Result<std::vector<int>> receive_fds(int socket, size_t count) {
+  if (count == 0 || count > kMaxFds) return base::Error{"receive_fds: " + std::to_string(count) + " descriptors"};
+  FdMessage msg(kMaxFds);
+  ssize_t n;
+  while ((n = recvmsg(socket, &msg.m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+  }
+  if (n != 1) return base::Error{n == 0 ? std::string("the socket was closed") : std::strerror(errno)};
   cmsghdr* c = CMSG_FIRSTHDR(&msg.m);
-  if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
-    return base::Error{"no arena: the message carries no descriptor"};
-  int fd = -1;
-  std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
-  return fd;
+  if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+    return base::Error{"the message carries no descriptor"};
+  const size_t got = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+  std::vector<int> fds(got);
+  std::memcpy(fds.data(), CMSG_DATA(c), sizeof(int) * got);
+  if (got != count) {
+    for (int fd : fds) close(fd);
+    return base::Error{"the message carries " + std::to_string(got) + " descriptors, not " + std::to_string(count)};
+  }
+  return fds;
 }
 
 bool wait_equal(std::atomic<uint32_t>& word, uint32_t value, std::chrono::nanoseconds spin,

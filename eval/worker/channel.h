@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "base/result.h"
 
@@ -107,10 +108,12 @@ uint32_t wait_change(std::atomic<uint32_t>& word, uint32_t value, std::chrono::n
 // Stores `value` and wakes whoever sleeps on `word`.
 void post(std::atomic<uint32_t>& word, uint32_t value);
 
-// One descriptor over a Unix socket (SCM_RIGHTS): how the arena reaches a
-// runner that is already running. send_fd never blocks; receive_fd returns
-// the descriptor received, close-on-exec.
-base::Status send_fd(int socket, int fd);
-base::Result<int> receive_fd(int socket);
+// Descriptors (one or two) over a Unix socket, in one message (SCM_RIGHTS):
+// how the runner's job and candidate, then the arena, reach a runner that is
+// already running. send_fds never blocks; receive_fds waits for the next
+// message and returns the descriptors it carries, close-on-exec, or an Error
+// (and closes them) when it carries another number of them.
+base::Status send_fds(int socket, const std::vector<int>& fds);
+base::Result<std::vector<int>> receive_fds(int socket, size_t count);
 
 }  // namespace eval::worker

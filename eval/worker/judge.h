@@ -63,7 +63,17 @@ class Judge {
   Judge(const WorkerJob& job, Outcome& o, Progress& progress, std::string root_dir)
       : job_(job), o_(o), progress_(progress), root_dir_(std::move(root_dir)) {}
 
+  // A runner started before this judge had its job (a standby's): the judge
+  // sends it the job rather than starting one.
+  void adopt(StartedRunner started) {
+    runner_cgroup_ = std::move(started.cgroup);
+    runner_ = std::move(started.link);
+    adopted_ = true;
+  }
   Outcome run();
+  // After run(): the adopted runner died before it took its job or said its
+  // hello, with no model code ever in it, so the outcome is no verdict.
+  bool standby_lost() const { return standby_lost_; }
 
  private:
   Outcome finish(Status status, std::string message) {
@@ -78,8 +88,8 @@ class Judge {
       if (!job_.inputs[i].is_scalar) out.push_back(all[i]);
     return out;
   }
-  // Starts the runner first thing, so that its start overlaps the judge's own;
-  // an outcome when it cannot.
+  // Starts the runner first thing (unless one was adopted), so that its start
+  // overlaps the judge's own, and sends it its job; an outcome when it cannot.
   std::optional<Outcome> launch_runner();
   // Once the reference has shaped the outputs: waits for the runner, checks
   // its sandbox, hands it the arena and has it load the candidate.
@@ -128,6 +138,7 @@ class Judge {
   std::unique_ptr<base::MemoryCgroup> runner_cgroup_;  // the launcher's, joined; outlives runner_
   std::unique_ptr<RunnerLink> runner_;
   bool connected_ = false;
+  bool adopted_ = false, standby_lost_ = false;
   std::vector<std::vector<at::Tensor>> in_views_, out_views_;  // [place][tensor]
   WindowCost window_cost_;                                  // the runner's own, measured before the candidate is in it
   std::vector<double> window_cost_one_, window_cost_many_;  // its measurements, for timing.trace

@@ -1,6 +1,9 @@
 // refinery-worker: runs one evaluation job in a disposable process.
 //
 //   refinery-worker JOB.json     judge one job: writes the job's result file
+//   refinery-worker --standby START.json
+//                                a judge started ahead of its job, whose path comes
+//                                on stdin (eval/worker/standby.h)
 //   refinery-worker --runner     the sandboxed runner the judge starts (eval/worker/runner.h)
 //   refinery-worker --probe      print what this worker can see, as JSON
 //
@@ -20,6 +23,45 @@
 #include "eval/worker/device.h"
 #include "eval/worker/run_job.h"
 #include "eval/worker/runner.h"
+#include "eval/worker/standby.h"
+
+namespace {
+
+base::Result<eval::WorkerJob> read_job(const std::string& path) {
+  TRY_ASSIGN(std::string text, base::read_file(path));
+  auto parsed = nlohmann::json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return base::Error{path + " is not JSON"};
+  return eval::job_from_json(parsed);
+}
+
+// Judges `job` (on `started`, a standby's runner, if given) and writes its result.
+int judge(const eval::WorkerJob& job, const std::string& job_path, eval::worker::StartedRunner* started) {
+  // No model code runs in this process (it runs in the runner, which cannot
+  // see this folder); the job file goes all the same.
+  unlink(job_path.c_str());
+  eval::Outcome outcome;
+  bool standby_lost = false;
+  try {
+    outcome = eval::worker::run_job(job, started, &standby_lost);
+  } catch (const std::exception& e) {
+    outcome.status = eval::Status::runtime_error;
+    outcome.message = std::string("uncaught exception: ") + e.what();
+  }
+  if (standby_lost) {
+    std::fprintf(stderr, "refinery-worker: the standby's runner ended before its hello: %s\n", outcome.message.c_str());
+    _exit(eval::kStandbyUnusedExit);
+  }
+  auto written = base::write_file_atomic(job.result_path, eval::to_json(outcome).dump(2));
+  if (!written) {
+    std::fprintf(stderr, "refinery-worker: %s\n", written.error().message.c_str());
+    return 3;
+  }
+  std::fflush(stdout);
+  // Skip static destructors: a candidate may have left the runtime in any state.
+  _exit(0);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // In the judge and in the runner alike, before either allocates: memory a
@@ -37,41 +79,28 @@ int main(int argc, char** argv) {
     std::printf("%s\n", eval::worker::probe().dump(2).c_str());
     return 0;
   }
+  if (argc == 3 && std::string(argv[1]) == "--standby") {
+    auto start = read_job(argv[2]);
+    if (!start) {
+      std::fprintf(stderr, "refinery-worker: %s\n", start.error().message.c_str());
+      return 2;
+    }
+    unlink(argv[2]);
+    auto taken = eval::worker::wait_for_job(*start, 0);
+    if (!taken) {
+      std::fprintf(stderr, "refinery-worker: %s\n", taken.error().message.c_str());
+      return eval::kStandbyUnusedExit;
+    }
+    return judge(taken->job, taken->job_path, &taken->runner);
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: refinery-worker JOB.json | --probe\n");
+    std::fprintf(stderr, "usage: refinery-worker JOB.json | --standby START.json | --probe\n");
     return 2;
   }
-  auto text = base::read_file(argv[1]);
-  if (!text) {
-    std::fprintf(stderr, "refinery-worker: %s\n", text.error().message.c_str());
-    return 2;
-  }
-  auto parsed = nlohmann::json::parse(*text, nullptr, false);
-  if (parsed.is_discarded()) {
-    std::fprintf(stderr, "refinery-worker: %s is not JSON\n", argv[1]);
-    return 2;
-  }
-  auto job = eval::job_from_json(parsed);
+  auto job = read_job(argv[1]);
   if (!job) {
     std::fprintf(stderr, "refinery-worker: %s\n", job.error().message.c_str());
     return 2;
   }
-  // No model code runs in this process (it runs in the runner, which cannot
-  // see this folder); the job file goes all the same.
-  unlink(argv[1]);
-  eval::Outcome outcome;
-  try {
-    outcome = eval::worker::run_job(*job);
-  } catch (const std::exception& e) {
-    outcome.status = eval::Status::runtime_error;
-    outcome.message = std::string("uncaught exception: ") + e.what();
-  }
-  auto written = base::write_file_atomic(job->result_path, eval::to_json(outcome).dump(2));
-  if (!written) {
-    std::fprintf(stderr, "refinery-worker: %s\n", written.error().message.c_str());
-    return 3;
-  }
-  std::fflush(stdout);
-  // Skip static destructors: a candidate may have left the runtime in any state.
-  _exit(0);
+  return judge(*job, argv[1], nullptr);
 }

@@ -96,7 +96,7 @@ base::Result<int> sealed_memfd(const std::string& name, const std::string& bytes
 
 class Embedded final : public PythonCandidate {
  public:
-  base::Status open(int bundle_fd) {
+  base::Status open(int bundle_fd) override {
     std::string data;
     char buf[1 << 16];
     for (ssize_t n; (n = read(bundle_fd, buf, sizeof buf)) > 0;) data.append(buf, static_cast<size_t>(n));
@@ -112,7 +112,7 @@ class Embedded final : public PythonCandidate {
         built_.push_back({f.name, f.kind, "/proc/self/fd/" + std::to_string(fd)});
       }
     }
-    return {};
+    return prepare_triton();
   }
 
   const std::vector<int>& library_fds() const override { return fds_; }
@@ -228,7 +228,9 @@ class Embedded final : public PythonCandidate {
 
   // What the build's forward left in Triton's cache, in a folder of the
   // runner's own /tmp that Triton is pointed at; and where libcuda is, which
-  // Triton would otherwise ask ldconfig (a process) for.
+  // Triton would otherwise ask ldconfig (a process) for. The interpreter may
+  // be running already: os.environ is its copy of the environment, read when
+  // it started, so each variable goes there too.
   base::Status prepare_triton() {
     if (triton_.empty()) return {};
     char dir[] = "/tmp/refinery-triton-XXXXXX";
@@ -241,20 +243,31 @@ class Embedded final : public PythonCandidate {
         mkdir(path.substr(0, slash).c_str(), 0700);
       TRY(base::write_file(path, f.bytes));
     }
-    setenv("TRITON_CACHE_DIR", dir, 1);
+    TRY(set_environment("TRITON_CACHE_DIR", dir));
     std::ifstream maps("/proc/self/maps");
     for (std::string line; std::getline(maps, line);) {
       auto at = line.find("/libcuda.so");
       if (at == std::string::npos) continue;
-      setenv("TRITON_LIBCUDA_PATH", line.substr(line.find('/'), at - line.find('/')).c_str(), 1);
+      TRY(set_environment("TRITON_LIBCUDA_PATH", line.substr(line.find('/'), at - line.find('/'))));
       break;
     }
     return {};
   }
 
+  // In the process's environment and, once the interpreter runs, in os.environ.
+  static base::Status set_environment(const std::string& key, const std::string& value) {
+    setenv(key.c_str(), value.c_str(), 1);
+    if (!Py_IsInitialized()) return {};
+    Ref os(PyImport_ImportModule("os"));
+    Ref environ(os ? PyObject_GetAttrString(os.p, "environ") : nullptr);
+    Ref text(PyUnicode_FromString(value.c_str()));
+    if (!environ || !text || PyMapping_SetItemString(environ.p, key.c_str(), text.p) != 0)
+      return base::Error{python_error("setting os.environ[" + key + "]")};
+    return {};
+  }
+
   base::Status start_interpreter() {
     if (Py_IsInitialized()) return {};
-    TRY(prepare_triton());
     PyConfig config;
     PyConfig_InitIsolatedConfig(&config);
     config.site_import = 0;              // sys.path is the one refinery was built with, .pth entries included
@@ -311,10 +324,8 @@ class Embedded final : public PythonCandidate {
 
 }  // namespace
 
-base::Result<std::unique_ptr<PythonCandidate>> open_python_candidate(int bundle_fd) {
-  auto c = std::make_unique<Embedded>();
-  TRY(c->open(bundle_fd));
-  return std::unique_ptr<PythonCandidate>(std::move(c));
+std::unique_ptr<PythonCandidate> make_python_candidate() {
+  return std::make_unique<Embedded>();
 }
 
 }  // namespace eval::worker

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   if (argc == 2 && std::string(argv[1]) == "--runner")
-    return eval::worker::runner_main(eval::worker::open_python_candidate);
+    return eval::worker::runner_main(eval::worker::make_python_candidate);
   std::fprintf(stderr, "usage: refinery-python-runner --runner (the judge starts it)\n");
   return 2;
 }

@@ -59,50 +59,72 @@ base::Status call(Entry entry, Device& device, const std::vector<at::Tensor>& in
   return device.synchronize();
 }
 
-std::optional<Outcome> Judge::launch_runner() {
+base::Result<std::string> runner_program(const WorkerJob& job) {
+  std::string program = self_path();
+  if (language(job.candidate_language).loader != Loader::python) return program;
+  // Beside this program; its interpreter reads the modules on the sys.path refinery was built with.
+  program = (std::filesystem::path(program).parent_path() / "refinery-python-runner").string();
+  if (access(program.c_str(), X_OK) != 0)
+    return base::Error{
+        "a Python candidate needs refinery-python-runner beside refinery-worker, and this build of "
+        "refinery has none (it was configured without a Python whose torch is its LibTorch)"};
+  return program;
+}
+
+base::Result<StartedRunner> start_runner(const WorkerJob& job, const std::string& root_dir) {
   RunnerStart s;
-  s.program = self_path();
-  switch (language(job_.candidate_language).loader) {
-    case Loader::shared_library:
-      break;
-    case Loader::python:
-      // Beside this program; its interpreter reads the modules on the sys.path refinery was built with.
-      s.program = (std::filesystem::path(s.program).parent_path() / "refinery-python-runner").string();
-      if (access(s.program.c_str(), X_OK) != 0)
-        return finish(Status::load_error,
-                      "a Python candidate needs refinery-python-runner beside refinery-worker, and this build of "
-                      "refinery has none (it was configured without a Python whose torch is its LibTorch)");
-      for (const auto& p : build_toolchain().python_path)
-        if (!p.empty() && std::filesystem::is_directory(p)) s.read_only.push_back(p);
-      break;
-  }
-  s.root_dir = root_dir_;
-  s.candidate_fd = candidate_fd_;
-  s.job = runner_job(job_).dump();
+  TRY_ASSIGN(s.program, runner_program(job));
+  if (language(job.candidate_language).loader == Loader::python)
+    for (const auto& p : build_toolchain().python_path)
+      if (!p.empty() && std::filesystem::is_directory(p)) s.read_only.push_back(p);
+  s.root_dir = root_dir;
   s.env = runner_environment();
-  s.scratch_bytes = job_.scratch_bytes;
+  s.scratch_bytes = job.scratch_bytes;
   s.limits = {{RLIMIT_CORE, 0},   {RLIMIT_NPROC, 512},         {RLIMIT_NICE, 0},
               {RLIMIT_RTPRIO, 0}, {RLIMIT_FSIZE, 64ull << 20}, {RLIMIT_NOFILE, 4096}};
-  if (!job_.runner_cgroup.empty()) {
-    auto joined = base::MemoryCgroup::join(job_.runner_cgroup, job_.runner_cgroup_version);
+  StartedRunner started;
+  if (!job.runner_cgroup.empty()) {
+    auto joined = base::MemoryCgroup::join(job.runner_cgroup, job.runner_cgroup_version);
     if (joined)
-      runner_cgroup_ = std::move(joined).value();
+      started.cgroup = std::move(joined).value();
     else
       s.no_cgroup_because = joined.error().message;
-  } else if (job_.runner_memory_bytes > 0) {
-    s.no_cgroup_because = job_.runner_cgroup_note;
+  } else if (job.runner_memory_bytes > 0) {
+    s.no_cgroup_because = job.runner_cgroup_note;
   }
-  s.cgroup = runner_cgroup_.get();
+  s.cgroup = started.cgroup.get();
   auto link = RunnerLink::start(s);
-  if (!link) return finish(Status::runtime_error, "the sandboxed runner did not start: " + link.error().message);
-  runner_ = std::move(link).value();
+  if (!link) return link.error().wrap("the sandboxed runner did not start");
+  started.link = std::move(link).value();
+  return started;
+}
+
+std::optional<Outcome> Judge::launch_runner() {
+  if (!runner_) {
+    if (auto program = runner_program(job_); !program) return finish(Status::load_error, program.error().message);
+    auto started = start_runner(job_, root_dir_);
+    if (!started) return finish(Status::runtime_error, started.error().message);
+    adopt(std::move(started).value());
+  }
+  if (auto sent = runner_->send_job(runner_job(job_).dump(), candidate_fd_); !sent) {
+    // A standby's runner that closed its socket is gone or going, with no model code ever in it.
+    standby_lost_ = adopted_;
+    return finish(Status::runtime_error, "the sandboxed runner did not start: " + sent.error().message);
+  }
   return std::nullopt;
 }
 
 std::optional<Outcome> Judge::connect_runner(const std::vector<at::Tensor>& inputs,
                                              const std::vector<at::Tensor>& outputs) {
   progress_("runner");
-  if (auto s = runner_->ready(); !s) return finish(Status::runtime_error, s.error().message);
+  if (auto s = runner_->ready(); !s) {
+    // A standby's runner that died before its hello held no model code (the
+    // candidate loads after it): its death says nothing of the candidate, and
+    // the launcher evaluates the job afresh. It may have died while it waited,
+    // just before the hand-off, where the standby could not yet see it.
+    standby_lost_ = adopted_ && !runner_->running();
+    return finish(Status::runtime_error, s.error().message);
+  }
   std::vector<std::string> missing;
   o_.sandbox = describe_layers(runner_->layers(), runner_->filtered(), runner_->filter_note(), &missing);
   o_.trusted = missing.empty();
@@ -421,14 +443,24 @@ Outcome Judge::run() {
   return finish(Status::correct, buf);
 }
 
-Outcome run_job(const WorkerJob& job) {
-  Outcome o;
-  Progress progress(job.progress_path);
+std::string runner_root(const WorkerJob& job) {
   std::string dir = job.result_path.substr(0, job.result_path.rfind('/') + 1);
   std::string root = (dir.empty() ? std::string("./") : dir) + "runner-root";
   mkdir(root.c_str(), 0700);
-  Judge judge(job, o, progress, root);
-  return judge.run();
+  return root;
+}
+
+Outcome run_job(const WorkerJob& job, StartedRunner* started, bool* standby_lost) {
+  Outcome o;
+  Progress progress(job.progress_path);
+  Judge judge(job, o, progress, runner_root(job));
+  if (started) {
+    o.runner_standby = true;
+    judge.adopt(std::move(*started));
+  }
+  Outcome result = judge.run();
+  if (standby_lost) *standby_lost = judge.standby_lost();
+  return result;
 }
 
 }  // namespace eval::worker

@@ -15,11 +15,37 @@
 // happen, so that the driver can say where a timeout happened. Main thread only.
 #pragma once
 
+#include <memory>
+#include <string>
+
+#include "base/cgroup.h"
+#include "base/result.h"
 #include "eval/job.h"
 #include "eval/verdict/outcome.h"
+#include "eval/worker/runner_link.h"
 
 namespace eval::worker {
 
-Outcome run_job(const WorkerJob& job);
+// A runner started from the parts of a job its start needs (the language,
+// the scratch size, the memory cgroup; the backend and device come with the
+// job), before or without the rest of the job: the judge's first step, and all a standby
+// judge does before its job comes (standby.h). It holds no job yet
+// (RunnerLink::send_job).
+struct StartedRunner {
+  std::unique_ptr<base::MemoryCgroup> cgroup;  // the launcher's, joined; outlives the link
+  std::unique_ptr<RunnerLink> link;
+};
+base::Result<StartedRunner> start_runner(const WorkerJob& job, const std::string& root_dir);
+// The runner's program for the job's language: refinery-python-runner beside
+// this program for Python (an Error where this build has none), else this one.
+base::Result<std::string> runner_program(const WorkerJob& job);
+// The folder the runner's sandboxed root is built in: beside the job's result, made if missing.
+std::string runner_root(const WorkerJob& job);
+
+// Evaluates `job`; with `started`, on that runner (a standby's) rather than a
+// new one, and then `standby_lost` says whether it died before its hello
+// (before any model code was in it): the outcome is then no verdict, and the
+// job is to run afresh (standby.h).
+Outcome run_job(const WorkerJob& job, StartedRunner* started = nullptr, bool* standby_lost = nullptr);
 
 }  // namespace eval::worker

@@ -59,8 +59,8 @@ struct Runner {
   std::unique_ptr<Device> device;
   std::unique_ptr<Arena> arena;
   Entry entry = nullptr;                    // a shared library's (Loader::shared_library)
-  OpenPython open_python = nullptr;         // refinery-python-runner's; null in refinery-worker
-  std::unique_ptr<PythonCandidate> python;  // Loader::python's, opened before the watch starts
+  std::unique_ptr<PythonCandidate> python;  // refinery-python-runner's, started before the job; null in refinery-worker
+  int candidate_fd = -1;                    // the candidate library, or a Python candidate's bundle
   bool loaded = false;
   std::vector<ResolvedInput> specs;
   std::vector<std::string> names;
@@ -75,12 +75,11 @@ struct Runner {
   std::string watch_note;
 
   // Before the candidate's library is loaded (its constructors are model
-  // code): its own kernels are the functions it defines. The library is
-  // descriptor 5 from the start.
+  // code): its own kernels are the functions it defines.
   void start_watch() {
     if (backend != Backend::cuda) return;
     std::vector<std::string> own;
-    for (int fd : python ? python->library_fds() : std::vector<int>{kCandidateFd}) {
+    for (int fd : python ? python->library_fds() : std::vector<int>{candidate_fd}) {
       auto functions = base::elf_defined_functions(fd);
       if (!functions)
         return void(watch_note = "reading the candidate library's functions: " + functions.error().message);
@@ -95,10 +94,10 @@ struct Runner {
 
   Reply attach() {
     if (arena) return set_text(*block, "the arena is attached already"), Reply::failed;
-    auto fd = receive_fd(kArenaSocketFd);
-    close(kArenaSocketFd);
-    if (!fd) return set_text(*block, fd.error().message), Reply::failed;
-    auto opened = Arena::open(backend, ordinal, *fd, block->arena_bytes);  // owns the descriptor
+    auto fds = receive_fds(kRunnerSocketFd, 1);
+    close(kRunnerSocketFd);
+    if (!fds) return set_text(*block, "no arena: " + fds.error().message), Reply::failed;
+    auto opened = Arena::open(backend, ordinal, fds->front(), block->arena_bytes);  // owns the descriptor
     if (!opened) return set_text(*block, opened.error().message), Reply::failed;
     arena = std::move(opened).value();
     return Reply::ok;
@@ -256,10 +255,10 @@ struct Runner {
     return Reply::ok;
   }
 
-  // The candidate's library (descriptor 5) and its shim's entry point.
+  // The candidate's library and its shim's entry point.
   Reply load_library() {
     Reply result = Reply::ok;
-    void* handle = dlopen(("/proc/self/fd/" + std::to_string(kCandidateFd)).c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* handle = dlopen(("/proc/self/fd/" + std::to_string(candidate_fd)).c_str(), RTLD_NOW | RTLD_LOCAL);
     void* symbol = handle ? dlsym(handle, kEntrySymbol) : nullptr;
     if (!handle) {
       result = Reply::load_failed;
@@ -327,12 +326,20 @@ static void exit_with_signal(int sig) {
   _exit(128 + sig);
 }
 
-int runner_main(OpenPython open_python) {
+// The runner's job and its candidate, the first message on the socket: the
+// job's text and the candidate's descriptor.
+static base::Result<std::pair<std::string, int>> receive_job() {
+  TRY_ASSIGN(std::vector<int> fds, receive_fds(kRunnerSocketFd, 2));
+  std::string text = read_all(fds[0]);
+  close(fds[0]);
+  return std::make_pair(std::move(text), fds[1]);
+}
+
+int runner_main(MakePython make_python) {
   for (int sig : {SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU})
     signal(sig, exit_with_signal);
   signal(SIGXFSZ, SIG_IGN);  // a write past the file-size cap fails (EFBIG) instead
   Runner r;
-  r.open_python = open_python;
   void* mapped = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, kControlFd, 0);
   if (mapped == MAP_FAILED) return 3;
   r.block = static_cast<ControlBlock*>(mapped);
@@ -342,11 +349,23 @@ int runner_main(OpenPython open_python) {
     set_text(b, text);
     post(b.reply, 1);
   };
+  // The interpreter and torch (no job, no device, no model code) first: a
+  // runner started ahead of its job has paid for them when the job comes. A
+  // failure is said in the hello, once the judge is listening.
+  std::string not_started;
+  if (make_python) {
+    r.python = make_python();
+    if (auto started = r.python->start(); !started)
+      not_started = "starting the Python runner: " + started.error().message;
+  }
+  auto delivered = receive_job();
+  if (!delivered) return hello(Reply::failed, "the runner got no job: " + delivered.error().message), 2;
+  r.candidate_fd = delivered->second;
+  if (!not_started.empty()) return hello(Reply::failed, not_started), 2;
   nlohmann::json job;
   Backend& backend = r.backend;
   try {
-    job = nlohmann::json::parse(read_all(kRunnerJobFd));
-    close(kRunnerJobFd);
+    job = nlohmann::json::parse(delivered->first);
     auto named = parse_backend(job.at("backend").get<std::string>());
     auto language = parse_language(job.at("language").get<std::string>());
     if (!named || !language) {
@@ -371,24 +390,20 @@ int runner_main(OpenPython open_python) {
     hello(Reply::failed, std::string("the runner's job is malformed: ") + e.what());
     return 2;
   }
+  if (r.loader != Loader::python) r.python.reset();  // its interpreter stays idle: the candidate is a library
   auto device = make_device(backend, r.ordinal, job.value("threads", 0), job.value("tf32_cudnn", false));
   if (!device) return hello(Reply::failed, device.error().message), 2;
   r.device = std::move(device).value();
-  if (r.loader == Loader::python && r.open_python) {
-    auto opened = r.open_python(kCandidateFd);
-    if (!opened) return hello(Reply::failed, "the Python candidate's bundle: " + opened.error().message), 2;
-    r.python = std::move(opened).value();
-  }
+  // The bundle is read once the device is up (Triton is told where libcuda is), before the watch starts.
+  if (r.loader == Loader::python && r.python)
+    if (auto opened = r.python->open(r.candidate_fd); !opened)
+      return hello(Reply::failed, "the Python candidate's bundle: " + opened.error().message), 2;
   // The launch watch starts with the device, so that the judge's measure of
   // a window's cost (before the candidate loads) includes what the watch adds.
   if (job.value("launch_watch", true))
     r.start_watch();
   else
     r.watch_note = "the launch watch was turned off (--no-launch-watch)";
-  // The interpreter and torch (no model code yet) start now, while the judge sets itself up.
-  if (r.python)
-    if (auto started = r.python->start(); !started)
-      return hello(Reply::failed, "starting the Python runner: " + started.error().message), 2;
   // The filter goes on before any model code is in the process, and the judge
   // reads whether it did before it lets the candidate load.
   auto filtered = eval::install_runner_filter(false);

@@ -64,12 +64,9 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   void* mapped = mmap(nullptr, sizeof(ControlBlock), PROT_READ | PROT_WRITE, MAP_SHARED, control, 0);
   if (mapped == MAP_FAILED) return base::Error{std::string("mapping the control block: ") + std::strerror(errno)};
   link->block_ = static_cast<ControlBlock*>(mapped);
-  TRY_ASSIGN(int job_fd, memfd_with("refinery-runner-job", s.job, false));
   int pair[2];
-  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
-    close(job_fd);
-    return base::Error{std::string("the arena's socket: ") + std::strerror(errno)};
-  }
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+    return base::Error{std::string("the runner's socket: ") + std::strerror(errno)};
   link->socket_fd_ = pair[0];
   // The judge only ever sends on it.
   shutdown(pair[0], SHUT_RD);
@@ -77,7 +74,7 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   eval::SandboxOptions o;
   o.argv = {s.program, "--runner"};
   o.env = s.env;
-  o.fds = {{control, kControlFd}, {pair[1], kArenaSocketFd}, {s.candidate_fd, kCandidateFd}, {job_fd, kRunnerJobFd}};
+  o.fds = {{control, kControlFd}, {pair[1], kRunnerSocketFd}};
   o.stdout_fd = 1;
   o.stderr_fd = 2;
   o.root_dir = s.root_dir;
@@ -87,7 +84,6 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   o.limits = s.limits;
   o.cgroup = s.cgroup;
   auto child = eval::spawn_sandboxed(o);
-  close(job_fd);
   close(pair[1]);
   if (!child) return child.error().wrap("starting the runner");
   link->pid_ = child->pid;
@@ -95,6 +91,15 @@ base::Result<std::unique_ptr<RunnerLink>> RunnerLink::start(const RunnerStart& s
   if (!s.cgroup && !s.no_cgroup_because.empty()) link->layers_.memory_cgroup_note = s.no_cgroup_because;
   if (link->layers_.memory_cgroup) link->cgroup_ = s.cgroup;
   return link;
+}
+
+base::Status RunnerLink::send_job(const std::string& job, int candidate_fd) {
+  // The socket holds both messages (the job's, then the arena's) without blocking.
+  TRY_ASSIGN(int job_fd, memfd_with("refinery-runner-job", job, true));
+  auto sent = send_fds(socket_fd_, {job_fd, candidate_fd});
+  close(job_fd);
+  if (!sent) return sent.error().wrap("sending the runner its job");
+  return {};
 }
 
 base::Status RunnerLink::ready() {
@@ -109,7 +114,7 @@ base::Status RunnerLink::ready() {
 
 base::Status RunnerLink::attach(const Arena& arena) {
   // Never blocks for long: the socket holds one message, and the runner does not read from it otherwise.
-  if (auto sent = send_fd(socket_fd_, arena.fd()); !sent) return sent.error().wrap("sending the arena");
+  if (auto sent = send_fds(socket_fd_, {arena.fd()}); !sent) return sent.error().wrap("sending the arena");
   close(socket_fd_);
   socket_fd_ = -1;
   block_->arena_bytes = arena.bytes();

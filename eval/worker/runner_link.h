@@ -1,9 +1,11 @@
 // The judge's side of the runner: starts `refinery-worker --runner` in the
-// sandbox with the control block, a socket for the arena, the candidate
-// library (a sealed copy, checked against the compile cache's digest) and its
-// job, and goes on with its own work while the runner starts; then waits for
-// its hello, hands it the arena, and asks it for calls, one at a time, with
-// the judge's own clock around each.
+// sandbox with the control block and a socket, and goes on with its own work
+// while the runner starts; sends it its job and the candidate library (a
+// sealed copy, checked against the compile cache's digest) over that socket,
+// at once or, for a runner started ahead of its job (standby.h), once the job
+// has come; then waits for its hello, hands it the arena over the same
+// socket, and asks it for calls, one at a time, with the judge's own clock
+// around each.
 //
 // Between requests the runner is stopped (SIGSTOP, confirmed by waitid), so
 // nothing it left running, a spinning thread say, can share the cores with
@@ -31,10 +33,8 @@
 namespace eval::worker {
 
 struct RunnerStart {
-  std::string program;    // refinery-worker (refinery-python-runner for Python), absolute
-  std::string root_dir;   // an empty folder the sandbox's root is built on
-  int candidate_fd = -1;  // sealed copy of the candidate library
-  std::string job;        // runner_job(), as text
+  std::string program;   // refinery-worker (refinery-python-runner for Python), absolute
+  std::string root_dir;  // an empty folder the sandbox's root is built on
   std::vector<std::string> env;
   uint64_t scratch_bytes = 256ull << 20;
   std::vector<base::ResourceLimit> limits;
@@ -66,6 +66,14 @@ class RunnerLink {
   // Starts the runner and returns at once: it sets itself up meanwhile.
   static base::Result<std::unique_ptr<RunnerLink>> start(const RunnerStart& start);
   ~RunnerLink();
+
+  // Sends the runner its job (runner_job(), as text) and the candidate
+  // (`candidate_fd`, a sealed copy; the runner gets its own descriptor). Once,
+  // before ready(); never blocks.
+  base::Status send_job(const std::string& job, int candidate_fd);
+  // Whether the runner is still running (false once it has exited: death() says how).
+  bool running() { return alive(); }
+  pid_t pid() const { return pid_; }
 
   // Waits for the runner's hello (its device and its filter are ready);
   // filtered() and filter_note() are known from then on.
@@ -102,7 +110,7 @@ class RunnerLink {
   int signal_ = 0, exit_code_ = 0;
   ControlBlock* block_ = nullptr;
   int control_fd_ = -1;
-  int socket_fd_ = -1;  // the judge's end of the arena's socket
+  int socket_fd_ = -1;  // the judge's end of the socket the job and the arena go over
   uint32_t seq_ = 1;
   uint32_t calls_ = 0;  // of the request in flight
   eval::SandboxLayers layers_;

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -97,6 +98,39 @@ pid_t read_pid(const std::string& text) {
 }  // namespace
 
 TEST_SUITE("base::run_process") {
+  TEST_CASE("a late deadline counts from its start, and end() kills at once; stdin may be the caller's descriptor") {
+    int in[2];
+    REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+    base::SpawnOptions o;
+    o.argv = {"/bin/sh", "-c", "read line; echo \"got $line\"; exec sleep 30"};
+    o.stdin_fd = in[0];
+    o.late_deadline = std::make_shared<base::LateDeadline>();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::thread later([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(600));  // no deadline yet: it waits
+      (void)!write(in[1], "job\n", 4);                              // checked by what the child printed
+      o.late_deadline->start(0.4);
+    });
+    auto r = base::run_process(o);
+    later.join();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    close(in[0]);
+    close(in[1]);
+    REQUIRE(r.ok());
+    CHECK(r->timed_out);
+    CHECK(r->out == "got job\n");
+    CHECK(s >= 0.95);
+    CHECK(s < 5);
+    // Ended before it started: killed at once.
+    o.stdin_fd = -1;
+    o.late_deadline = std::make_shared<base::LateDeadline>();
+    o.late_deadline->end();
+    auto ended = base::run_process(o);
+    REQUIRE(ended.ok());
+    CHECK(ended->timed_out);
+    CHECK(ended->wall_seconds < 5);
+  }
+
   TEST_CASE("captures the exit code") {
     auto r = run(shell("exit 3"));
     CHECK(r.exit_code == 3);

@@ -34,6 +34,7 @@ const std::map<std::string, Sample> kSamples = {
     {"threads", {"3", {"--threads", "3"}}},
     {"devices", {"[0, 2]", {"--devices", "0,2"}}},
     {"workers", {"4", {"--workers", "4"}}},
+    {"standby", {"on", {"--standby", "on"}}},
     {"cuda_arch", {"80", {"--cuda-arch", "80"}}},
     {"cache-dir", {"", {"--cache-dir", "/tmp/cache"}}},
     {"cache_max_size", {"500MB", {"--cache-max-size", "500MB"}}},
