@@ -238,10 +238,11 @@ for label, env in (("no bytecode written, none elsewhere (-B)", {}),
 PY
       python3 -I -X importtime -c "import torch" 2> "$out/python_importtime.txt" > /dev/null
       sort -t'|' -k2 -n -r "$out/python_importtime.txt" | head -8
+      # REFINERY_PYTHON_QUICK=probe: the probe only; 1: and the tests/gpu cases.
+      [ "${REFINERY_PYTHON_QUICK:-0}" = probe ] && continue
       step "python: tests/gpu"
       gpu_tests gpu_python.log 300 'python candidates*'
       grep -E "MESSAGE" "$out/gpu_python.log" | cut -c1-300
-      # REFINERY_PYTHON_QUICK=1: the probe and the tests/gpu cases only.
       [ "${REFINERY_PYTHON_QUICK:-0}" = 1 ] && continue
       step "python: problems check --python"
       timeout "$(left 120)" build-gpu/refinery problems check level1/19 level2/47 level3/1 level3/28 --python \

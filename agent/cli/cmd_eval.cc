@@ -42,6 +42,8 @@ int cmd_eval(const std::vector<std::string>& argv) {
   if (!problem) return fail(problem.error());
   // A .py candidate is a Python module (ModelNew); any other file is the backend's C++ or CUDA.
   if (base::ends_with(args->get("candidate"), ".py")) settings->language = eval::LanguageId::python;
+  // One evaluation: no job follows for a standby judge to serve (--standby on still asks for one).
+  if (settings->launch.standby == eval::Standby::automatic) settings->launch.standby = eval::Standby::off;
   auto ctx = make_context(*settings);
   if (!ctx) return fail(ctx.error());
   if (!problem->size((*ctx)->settings.size))
