@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/fs.h"
+
 namespace eval {
 
 std::string to_string(Profiler profiler) {
@@ -171,6 +173,13 @@ base::Result<WorkerJob> job_from_json(const json& j) {
   } catch (const json::exception& e) {
     return base::Error{std::string("malformed job: ") + e.what()};
   }
+}
+
+base::Result<WorkerJob> read_job_file(const std::string& path) {
+  TRY_ASSIGN(std::string text, base::read_file(path));
+  auto parsed = json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return base::Error{path + " is not JSON"};
+  return job_from_json(parsed);
 }
 
 }  // namespace eval

@@ -111,5 +111,8 @@ inline constexpr int kStandbyUnusedExit = 4;
 
 nlohmann::json to_json(const WorkerJob& job);
 base::Result<WorkerJob> job_from_json(const nlohmann::json& j);
+// A job file (refinery-worker's JOB.json, a standby's START.json and its job): an Error names the
+// file when it cannot be read or is not a job.
+base::Result<WorkerJob> read_job_file(const std::string& path);
 
 }  // namespace eval

@@ -27,13 +27,6 @@
 
 namespace {
 
-base::Result<eval::WorkerJob> read_job(const std::string& path) {
-  TRY_ASSIGN(std::string text, base::read_file(path));
-  auto parsed = nlohmann::json::parse(text, nullptr, false);
-  if (parsed.is_discarded()) return base::Error{path + " is not JSON"};
-  return eval::job_from_json(parsed);
-}
-
 // Judges `job` (on `started`, a standby's runner, if given) and writes its result.
 int judge(const eval::WorkerJob& job, const std::string& job_path, eval::worker::StartedRunner* started) {
   // No model code runs in this process (it runs in the runner, which cannot
@@ -80,7 +73,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc == 3 && std::string(argv[1]) == "--standby") {
-    auto start = read_job(argv[2]);
+    auto start = eval::read_job_file(argv[2]);
     if (!start) {
       std::fprintf(stderr, "refinery-worker: %s\n", start.error().message.c_str());
       return 2;
@@ -97,7 +90,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: refinery-worker JOB.json | --standby START.json | --probe\n");
     return 2;
   }
-  auto job = read_job(argv[1]);
+  auto job = eval::read_job_file(argv[1]);
   if (!job) {
     std::fprintf(stderr, "refinery-worker: %s\n", job.error().message.c_str());
     return 2;

@@ -7,8 +7,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "base/fs.h"
-
 namespace eval::worker {
 namespace {
 
@@ -76,10 +74,7 @@ base::Result<StandbyJob> wait_for_job(const WorkerJob& start, int handoff_fd) {
   if (!wait_for_handoff(handoff_fd, *runner.link))
     return base::Error{"the standby's runner ended before its job came: " + runner.link->death()};
   TRY_ASSIGN(std::string path, read_line(handoff_fd));
-  TRY_ASSIGN(std::string text, base::read_file(path));
-  auto parsed = nlohmann::json::parse(text, nullptr, false);
-  if (parsed.is_discarded()) return base::Error{path + " is not JSON"};
-  TRY_ASSIGN(WorkerJob job, job_from_json(parsed));
+  TRY_ASSIGN(WorkerJob job, read_job_file(path));
   if (auto why = standby_mismatch(start, job); !why.empty())
     return base::Error{"the job does not match the standby: " + why};
   // Dead between the hand-off and now: the job has not begun, and runs afresh.
